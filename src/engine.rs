@@ -1,0 +1,102 @@
+//! The engine API the UCI loop drives: start a search, stop it, ponderhit, resize or clear the
+//! table. Nothing here parses or prints text, and nothing blocks except `wait` and `resize_hash`
+//! (which must wait for a running search to let go of the old table).
+//!
+//! A search runs on its own thread and sends `SearchEvent`s over a channel; the caller decides
+//! when to print `bestmove`.
+
+use crate::position::Position;
+use crate::search::{self, SearchControl, SearchEvent, SearchLimits};
+use crate::tt::{AllocationError, TranspositionTable};
+use crossbeam_channel::{unbounded, Receiver, Sender};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+struct RunningSearch {
+    control: Arc<SearchControl>,
+    thread: JoinHandle<()>,
+}
+
+/// Owns the transposition table and at most one running search.
+pub struct Engine {
+    tt: Arc<TranspositionTable>,
+    events: Sender<SearchEvent>,
+    running: Option<RunningSearch>,
+}
+
+impl Engine {
+    /// An idle engine with a `hash_mib` table, and the receiving end of its search events.
+    pub fn new(hash_mib: usize) -> Result<(Engine, Receiver<SearchEvent>), AllocationError> {
+        let tt = Arc::new(TranspositionTable::new(hash_mib)?);
+        let (events, receiver) = unbounded();
+        Ok((Engine { tt, events, running: None }, receiver))
+    }
+
+    /// Starts searching `pos` (which must have a legal move). A search already running is
+    /// stopped and joined first; its `Finished` event is still delivered.
+    pub fn go(&mut self, pos: Position, limits: SearchLimits, pondering: bool) {
+        self.stop();
+        self.wait();
+        let control = Arc::new(SearchControl::new(pondering));
+        let tt = Arc::clone(&self.tt);
+        let events = self.events.clone();
+        let thread_control = Arc::clone(&control);
+        let spawned = std::thread::Builder::new()
+            .name("patina-search-0".into())
+            .stack_size(16 << 20)
+            .spawn(move || {
+                let report = |event: SearchEvent| {
+                    let _ = events.send(event);
+                };
+                let outcome = search::run(&pos, &limits, &tt, &thread_control, &report);
+                let _ = events.send(SearchEvent::Finished(outcome));
+            });
+        // If the OS refuses a thread there is nothing to wait for; the caller sees no event.
+        if let Ok(thread) = spawned {
+            self.running = Some(RunningSearch { control, thread });
+        }
+    }
+
+    /// Asks the running search (if any) to finish as soon as possible.
+    pub fn stop(&self) {
+        if let Some(running) = &self.running {
+            running.control.stop();
+        }
+    }
+
+    /// The opponent played the pondered move: the clock starts now.
+    pub fn ponderhit(&self) {
+        if let Some(running) = &self.running {
+            running.control.ponderhit();
+        }
+    }
+
+    /// Waits until the search thread has exited (after its `Finished` event was sent).
+    pub fn wait(&mut self) {
+        if let Some(running) = self.running.take() {
+            let _ = running.thread.join();
+        }
+    }
+
+    pub fn is_searching(&self) -> bool {
+        self.running.as_ref().is_some_and(|r| !r.thread.is_finished())
+    }
+
+    /// Replaces the table with one of `mib` MiB; on failure the old table stays.
+    pub fn resize_hash(&mut self, mib: usize) -> Result<(), AllocationError> {
+        self.stop();
+        self.wait();
+        let table = TranspositionTable::new(mib)?;
+        self.tt = Arc::new(table);
+        Ok(())
+    }
+
+    /// Empties the table (a new game, or the `Clear Hash` button).
+    pub fn clear_hash(&self) {
+        self.tt.clear();
+    }
+
+    pub fn table(&self) -> &TranspositionTable {
+        &self.tt
+    }
+}

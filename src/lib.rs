@@ -1,0 +1,21 @@
+//! Patina: a UCI chess engine on shakmaty's move generator.
+//!
+//! Layers, bottom up: `position` (shakmaty plus undo, hashing, repetitions), `rules` (game
+//! results), `eval`, `tt`, `movepick`, `time`, `search` (the recipe and Lazy SMP), `engine` (a
+//! non-blocking API over the search), and `uci` (the protocol: parsing, formatting, the loop).
+//! `bench` and `perft` serve the CLI and tests. `main.rs` is a thin clap shell over this crate.
+
+#![deny(unsafe_code)]
+
+pub mod bench;
+pub mod engine;
+pub mod eval;
+pub mod movepick;
+pub mod options;
+pub mod perft;
+pub mod position;
+pub mod rules;
+pub mod search;
+pub mod time;
+pub mod tt;
+pub mod uci;

@@ -1,0 +1,206 @@
+//! Engine options: their UCI declarations, their defaults (from `engine.toml`), and the
+//! validation of `setoption` values.
+//!
+//! `setoption` is all-or-nothing: a value is parsed and range-checked before anything changes,
+//! and a rejected one leaves the old value in place with an error naming the token.
+
+use serde::Deserialize;
+use std::fmt;
+
+/// The defaults shipped in the repository's `engine.toml`.
+pub const BUILTIN_CONFIG: &str = include_str!("../engine.toml");
+
+/// Values of every engine option.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct EngineOptions {
+    pub hash_mib: usize,
+    pub threads: usize,
+    pub multipv: usize,
+    pub ponder: bool,
+    pub move_overhead_ms: i64,
+    pub chess960: bool,
+}
+
+impl Default for EngineOptions {
+    /// Fallback values, identical to the shipped `engine.toml` (a test checks this).
+    fn default() -> Self {
+        EngineOptions { hash_mib: 16, threads: 1, multipv: 1, ponder: false, move_overhead_ms: 10, chess960: false }
+    }
+}
+
+/// How a UCI option is declared.
+#[derive(Debug, Clone, Copy)]
+pub enum OptionKind {
+    Spin { min: i64, max: i64 },
+    Check,
+    Button,
+}
+
+/// One UCI option's name and kind.
+#[derive(Debug, Clone, Copy)]
+pub struct OptionSpec {
+    pub name: &'static str,
+    pub kind: OptionKind,
+}
+
+pub const HASH: OptionSpec = OptionSpec { name: "Hash", kind: OptionKind::Spin { min: 1, max: 262_144 } };
+pub const THREADS: OptionSpec = OptionSpec { name: "Threads", kind: OptionKind::Spin { min: 1, max: 256 } };
+pub const MULTIPV: OptionSpec = OptionSpec { name: "MultiPV", kind: OptionKind::Spin { min: 1, max: 256 } };
+pub const PONDER: OptionSpec = OptionSpec { name: "Ponder", kind: OptionKind::Check };
+pub const MOVE_OVERHEAD: OptionSpec =
+    OptionSpec { name: "Move Overhead", kind: OptionKind::Spin { min: 0, max: 5000 } };
+pub const CLEAR_HASH: OptionSpec = OptionSpec { name: "Clear Hash", kind: OptionKind::Button };
+pub const CHESS960: OptionSpec = OptionSpec { name: "UCI_Chess960", kind: OptionKind::Check };
+
+/// Every option, in the order `uci` lists them.
+pub const ALL: [OptionSpec; 7] = [HASH, THREADS, MULTIPV, PONDER, MOVE_OVERHEAD, CLEAR_HASH, CHESS960];
+
+/// A validated `setoption`, ready to apply.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OptionChange {
+    Hash(usize),
+    Threads(usize),
+    MultiPv(usize),
+    Ponder(bool),
+    MoveOverhead(i64),
+    ClearHash,
+    Chess960(bool),
+}
+
+/// Why a `setoption` was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OptionError(pub String);
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl EngineOptions {
+    /// Parses an `engine.toml`; unknown keys and out-of-range values are errors.
+    pub fn from_toml(text: &str) -> Result<EngineOptions, String> {
+        let options: EngineOptions = toml::from_str(text).map_err(|e| e.to_string())?;
+        for (spec, value) in [
+            (HASH, options.hash_mib as i64),
+            (THREADS, options.threads as i64),
+            (MULTIPV, options.multipv as i64),
+            (MOVE_OVERHEAD, options.move_overhead_ms),
+        ] {
+            if let OptionKind::Spin { min, max } = spec.kind {
+                if !(min..=max).contains(&value) {
+                    return Err(format!("{} = {value} is out of range {min}..={max}", spec.name));
+                }
+            }
+        }
+        Ok(options)
+    }
+
+    /// The defaults shipped in the binary.
+    pub fn builtin() -> EngineOptions {
+        EngineOptions::from_toml(BUILTIN_CONFIG).unwrap_or_default()
+    }
+
+    /// The current value of an option as `uci` prints it as default.
+    pub fn value_of(&self, spec: &OptionSpec) -> String {
+        match spec.name {
+            "Hash" => self.hash_mib.to_string(),
+            "Threads" => self.threads.to_string(),
+            "MultiPV" => self.multipv.to_string(),
+            "Ponder" => self.ponder.to_string(),
+            "Move Overhead" => self.move_overhead_ms.to_string(),
+            "UCI_Chess960" => self.chess960.to_string(),
+            _ => String::new(),
+        }
+    }
+
+    /// Records a validated change (the table-related ones are the engine's business).
+    pub fn apply(&mut self, change: &OptionChange) {
+        match *change {
+            OptionChange::Hash(mib) => self.hash_mib = mib,
+            OptionChange::Threads(n) => self.threads = n,
+            OptionChange::MultiPv(n) => self.multipv = n,
+            OptionChange::Ponder(on) => self.ponder = on,
+            OptionChange::MoveOverhead(ms) => self.move_overhead_ms = ms,
+            OptionChange::Chess960(on) => self.chess960 = on,
+            OptionChange::ClearHash => {}
+        }
+    }
+}
+
+/// Validates `setoption name <name> [value <value>]`; names match case-insensitively.
+pub fn parse_change(name: &str, value: Option<&str>) -> Result<OptionChange, OptionError> {
+    let spec = ALL
+        .iter()
+        .find(|spec| spec.name.eq_ignore_ascii_case(name))
+        .ok_or_else(|| OptionError(format!("unknown option '{name}'")))?;
+    let value = value.map(str::trim);
+    match spec.kind {
+        OptionKind::Button => Ok(OptionChange::ClearHash),
+        OptionKind::Check => {
+            let on = match value.map(str::to_ascii_lowercase).as_deref() {
+                Some("true") => true,
+                Some("false") => false,
+                other => {
+                    return Err(OptionError(format!(
+                        "option '{}' needs value true or false, got '{}'",
+                        spec.name,
+                        other.unwrap_or("")
+                    )))
+                }
+            };
+            Ok(match spec.name {
+                "Ponder" => OptionChange::Ponder(on),
+                _ => OptionChange::Chess960(on),
+            })
+        }
+        OptionKind::Spin { min, max } => {
+            let raw = value.unwrap_or("");
+            let number: i64 = raw.parse().map_err(|_| {
+                OptionError(format!("option '{}' needs an integer {min}..{max}, got '{raw}'", spec.name))
+            })?;
+            if !(min..=max).contains(&number) {
+                return Err(OptionError(format!(
+                    "option '{}' value {number} is out of range {min}..{max}",
+                    spec.name
+                )));
+            }
+            Ok(match spec.name {
+                "Hash" => OptionChange::Hash(number as usize),
+                "Threads" => OptionChange::Threads(number as usize),
+                "MultiPV" => OptionChange::MultiPv(number as usize),
+                _ => OptionChange::MoveOverhead(number),
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shipped_engine_toml_matches_fallback_defaults() {
+        assert_eq!(EngineOptions::from_toml(BUILTIN_CONFIG).unwrap(), EngineOptions::default());
+    }
+
+    #[test]
+    fn parses_and_validates_values() {
+        assert_eq!(parse_change("hash", Some("64")), Ok(OptionChange::Hash(64)));
+        assert_eq!(parse_change("Move Overhead", Some("30")), Ok(OptionChange::MoveOverhead(30)));
+        assert_eq!(parse_change("UCI_Chess960", Some("TRUE")), Ok(OptionChange::Chess960(true)));
+        assert_eq!(parse_change("Clear Hash", None), Ok(OptionChange::ClearHash));
+        assert!(parse_change("Hash", Some("0")).unwrap_err().0.contains("out of range"));
+        assert!(parse_change("Threads", Some("many")).unwrap_err().0.contains("'many'"));
+        assert!(parse_change("Ponder", Some("maybe")).is_err());
+        assert!(parse_change("Nonsense", Some("1")).unwrap_err().0.contains("unknown option 'Nonsense'"));
+    }
+
+    #[test]
+    fn config_rejects_unknown_keys_and_bad_ranges() {
+        assert!(EngineOptions::from_toml("hash = 3").is_err());
+        assert!(EngineOptions::from_toml("threads = 0").is_err());
+        assert_eq!(EngineOptions::from_toml("threads = 2").unwrap().threads, 2);
+    }
+}

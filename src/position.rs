@@ -1,0 +1,308 @@
+//! `Position`: shakmaty's `Chess` plus what a searching engine needs and shakmaty lacks.
+//!
+//! shakmaty is copy-make; Patina keeps an undo stack of earlier boards so the search can
+//! `make`/`unmake`, a Zobrist key updated incrementally (with a full recompute where shakmaty
+//! declines to update), the keys of every earlier position for repetition detection, and null
+//! moves. Keys use `EnPassantMode::Legal`, so two positions repeat exactly when FIDE says they do
+//! (an en-passant square counts only when the capture is legal).
+//!
+//! Invariant: `key` always equals `board.zobrist_hash(EnPassantMode::Legal)`, and `history`
+//! holds the keys of all earlier positions in order (game moves, then search moves).
+
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::zobrist::{Zobrist64, ZobristValue};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, MoveList, Position as _};
+use std::fmt;
+
+/// Why a FEN or a move list was rejected; the message names the offending token.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PositionError {
+    Fen { fen: String, reason: String },
+    Move { token: String, ply: usize, reason: &'static str },
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::Fen { fen, reason } => write!(f, "invalid fen '{fen}': {reason}"),
+            PositionError::Move { token, ply, reason } => {
+                write!(f, "{reason} move '{token}' at ply {ply} of the move list")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// A chess position with undo, hashing and repetition history.
+#[derive(Clone)]
+pub struct Position {
+    board: Chess,
+    key: u64,
+    mode: CastlingMode,
+    /// Keys of all earlier positions (oldest first).
+    history: Vec<u64>,
+    /// Boards to restore on `unmake`, parallel to the search part of `history`.
+    undo: Vec<Chess>,
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position::startpos(CastlingMode::Standard)
+    }
+}
+
+fn full_key(board: &Chess) -> u64 {
+    board.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+impl Position {
+    /// The standard starting position.
+    pub fn startpos(mode: CastlingMode) -> Position {
+        Position::from_chess(Chess::default(), mode)
+    }
+
+    /// Wraps an already-validated shakmaty position with empty history.
+    pub fn from_chess(board: Chess, mode: CastlingMode) -> Position {
+        let key = full_key(&board);
+        Position { board, key, mode, history: Vec::new(), undo: Vec::new() }
+    }
+
+    /// Parses a FEN (standard, X-FEN or Shredder-FEN). With `chess960` off, castling rights
+    /// must be standard ones.
+    pub fn from_fen(fen: &str, chess960: bool) -> Result<Position, PositionError> {
+        let fen_error = |reason: String| PositionError::Fen { fen: fen.to_string(), reason };
+        let parsed: Fen = fen.trim().parse().map_err(|e| fen_error(format!("{e}")))?;
+        let mode = if chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
+        let board = Chess::from_setup(parsed.into_setup(), mode)
+            .map_err(|e| fen_error(describe_position_error(&e.to_string())))?;
+        Ok(Position::from_chess(board, mode))
+    }
+
+    /// Parses `moves` (UCI notation) one after another from this position, all or nothing.
+    pub fn play_uci_moves<'a>(
+        &self,
+        moves: impl IntoIterator<Item = &'a str>,
+    ) -> Result<Position, PositionError> {
+        let mut next = self.clone();
+        for (index, token) in moves.into_iter().enumerate() {
+            let ply = index + 1;
+            let m = next.parse_uci_move(token).map_err(|reason| PositionError::Move {
+                token: token.to_string(),
+                ply,
+                reason,
+            })?;
+            next.play_game_move(m);
+        }
+        Ok(next)
+    }
+
+    /// Parses one UCI move and checks it is legal here.
+    pub fn parse_uci_move(&self, token: &str) -> Result<Move, &'static str> {
+        let uci: UciMove = token.parse().map_err(|_| "unparsable")?;
+        let m = uci.to_move(&self.board).map_err(|_| "illegal")?;
+        // shakmaty accepts both e1g1 and e1h1 for castling; Chess960 positions must say e1h1
+        // unless it is the same square, so a 960 king on e1 with a g-file rook stays unambiguous.
+        Ok(m)
+    }
+
+    /// Plays a move as part of the game record: it becomes history that cannot be unmade.
+    pub fn play_game_move(&mut self, m: Move) {
+        self.make(m);
+        self.undo.clear();
+    }
+
+    /// Plays a legal move, remembering how to undo it.
+    pub fn make(&mut self, m: Move) {
+        let next_key = self.board.update_zobrist_hash::<Zobrist64>(Zobrist64(self.key), m, EnPassantMode::Legal);
+        self.history.push(self.key);
+        self.undo.push(self.board.clone());
+        self.board.play_unchecked(m);
+        self.key = match next_key {
+            Some(key) => key.0,
+            None => full_key(&self.board),
+        };
+    }
+
+    /// Takes back the last `make` or `make_null`.
+    pub fn unmake(&mut self) {
+        if let (Some(board), Some(key)) = (self.undo.pop(), self.history.pop()) {
+            self.board = board;
+            self.key = key;
+        }
+    }
+
+    /// Passes the turn (for null-move pruning). Returns false (and changes nothing) in check.
+    pub fn make_null(&mut self) -> bool {
+        if self.is_check() {
+            return false;
+        }
+        let mut setup = self.board.to_setup(EnPassantMode::Always);
+        setup.swap_turn();
+        setup.halfmoves = setup.halfmoves.saturating_add(1);
+        let Ok(next) = Chess::from_setup(setup, self.mode) else {
+            return false;
+        };
+        self.history.push(self.key);
+        self.undo.push(std::mem::replace(&mut self.board, next));
+        self.key = full_key(&self.board);
+        true
+    }
+
+    pub fn chess(&self) -> &Chess {
+        &self.board
+    }
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+    pub fn castling_mode(&self) -> CastlingMode {
+        self.mode
+    }
+    pub fn turn(&self) -> Color {
+        self.board.turn()
+    }
+    pub fn is_check(&self) -> bool {
+        self.board.is_check()
+    }
+    pub fn halfmoves(&self) -> u32 {
+        self.board.halfmoves()
+    }
+    pub fn legal_moves(&self) -> MoveList {
+        self.board.legal_moves()
+    }
+    /// Number of plies made since this position was set up for search (the undo depth).
+    pub fn search_ply(&self) -> usize {
+        self.undo.len()
+    }
+
+    /// How often the current position occurred before, looking back only as far as the
+    /// fifty-move counter allows (earlier positions cannot repeat the current one).
+    pub fn repetitions(&self) -> usize {
+        let window = self.board.halfmoves() as usize;
+        self.history
+            .iter()
+            .rev()
+            .take(window)
+            .skip(1)
+            .step_by(2)
+            .filter(|&&key| key == self.key)
+            .count()
+    }
+
+    /// Draw by repetition inside the search: one earlier occurrence after the root, or two
+    /// anywhere (the game record included).
+    pub fn is_search_repetition(&self) -> bool {
+        let window = self.board.halfmoves() as usize;
+        let searched = self.undo.len();
+        let mut seen = 0;
+        for (distance, &key) in self.history.iter().rev().enumerate().take(window).skip(1).step_by(2) {
+            if key == self.key {
+                if distance + 1 < searched {
+                    return true;
+                }
+                seen += 1;
+                if seen >= 2 {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// FEN of the position; castling in Shredder style when playing Chess960.
+    pub fn fen(&self) -> String {
+        Fen::from_position(&self.board, EnPassantMode::Legal).to_string()
+    }
+
+    /// UCI text of a move under this position's castling convention.
+    pub fn uci(&self, m: Move) -> String {
+        m.to_uci(self.mode).to_string()
+    }
+
+    /// The side to move's king is the only piece it has besides pawns, a lower bound on when
+    /// null-move pruning is unsafe (zugzwang).
+    pub fn has_non_pawn_material(&self, color: Color) -> bool {
+        let board = self.board.board();
+        let pieces = board.by_color(color) & !board.pawns() & !board.kings();
+        pieces.any()
+    }
+
+    /// The hash key a null move would produce (used by tests and diagnostics).
+    pub fn flip_turn_key(key: u64) -> u64 {
+        key ^ Zobrist64::zobrist_for_white_turn().0
+    }
+}
+
+/// Rewords shakmaty's position error kinds into something a GUI user can act on.
+fn describe_position_error(raw: &str) -> String {
+    format!("illegal position ({raw})")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn walk(pos: &mut Position, depth: u32) {
+        assert_eq!(pos.key(), full_key(pos.chess()), "incremental key drifted at {}", pos.fen());
+        if depth == 0 {
+            return;
+        }
+        for m in pos.legal_moves() {
+            pos.make(m);
+            walk(pos, depth - 1);
+            pos.unmake();
+        }
+    }
+
+    #[test]
+    fn incremental_hash_matches_full_recompute() {
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        ] {
+            let mut pos = Position::from_fen(fen, false).unwrap();
+            walk(&mut pos, 3);
+        }
+    }
+
+    #[test]
+    fn illegal_en_passant_square_does_not_change_the_key() {
+        // Black just played d7d5 but no white pawn can capture: same key as without ep square.
+        let with_ep = Position::from_fen("4k3/3p4/8/8/8/8/8/4K3 b - - 0 1", false)
+            .unwrap()
+            .play_uci_moves(["d7d5"])
+            .unwrap();
+        let without = Position::from_fen("4k3/8/8/3p4/8/8/8/4K3 w - - 0 2", false).unwrap();
+        assert_eq!(with_ep.key(), without.key());
+    }
+
+    #[test]
+    fn null_move_flips_only_the_turn() {
+        let mut pos = Position::startpos(CastlingMode::Standard);
+        let before = pos.key();
+        assert!(pos.make_null());
+        assert_eq!(pos.key(), Position::flip_turn_key(before));
+        pos.unmake();
+        assert_eq!(pos.key(), before);
+    }
+
+    #[test]
+    fn move_errors_name_token_and_ply() {
+        let pos = Position::startpos(CastlingMode::Standard);
+        let err = pos.play_uci_moves(["e2e4", "e7e5", "e1e3"]).err().unwrap();
+        assert_eq!(err.to_string(), "illegal move 'e1e3' at ply 3 of the move list");
+        let err = pos.play_uci_moves(["e2e4", "xyz"]).err().unwrap();
+        assert_eq!(err.to_string(), "unparsable move 'xyz' at ply 2 of the move list");
+    }
+
+    #[test]
+    fn repetition_counts_through_the_game_record() {
+        let pos = Position::startpos(CastlingMode::Standard)
+            .play_uci_moves(["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"])
+            .unwrap();
+        assert_eq!(pos.repetitions(), 2);
+    }
+}

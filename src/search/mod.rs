@@ -1,0 +1,151 @@
+//! The search: what it is asked (`SearchLimits`), how it is steered while running
+//! (`SearchControl`), and what it reports (`SearchEvent`), all as plain data. The recipe itself
+//! lives in `worker.rs`, the Lazy SMP thread pool in `threads.rs`, tunables in `params.rs`.
+//!
+//! The search never formats text: the UCI layer turns events into `info` and `bestmove` lines.
+
+pub mod params;
+mod threads;
+mod worker;
+
+pub use threads::run;
+
+use crate::time::TimeBudget;
+use shakmaty::Move;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// What one `go` asks for. Every limit that is set applies; the first reached ends the search.
+#[derive(Debug, Clone, Default)]
+pub struct SearchLimits {
+    pub depth: Option<i32>,
+    pub nodes: Option<u64>,
+    /// Stop once a mate in at most this many moves is found.
+    pub mate_in_moves: Option<i32>,
+    pub time: Option<TimeBudget>,
+    /// Restrict the root to these moves (empty: all legal moves).
+    pub search_moves: Vec<Move>,
+    /// Lines to report per iteration (at least 1).
+    pub multipv: usize,
+    /// Search threads (at least 1).
+    pub threads: usize,
+}
+
+/// A score as the GUI sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Score {
+    Centipawns(i32),
+    /// Mate in this many moves; negative when we are being mated.
+    Mate(i32),
+}
+
+impl Score {
+    /// Converts an internal search score (mate = `MATE - plies`).
+    pub fn from_internal(value: i32) -> Score {
+        use params::{MATE, MATE_BOUND};
+        if value >= MATE_BOUND {
+            Score::Mate((MATE - value + 1) / 2)
+        } else if value <= -MATE_BOUND {
+            Score::Mate(-(MATE + value) / 2)
+        } else {
+            Score::Centipawns(value)
+        }
+    }
+}
+
+/// Whether a reported score is exact or only a bound (aspiration failure).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScoreBound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+/// One line of one iteration.
+#[derive(Debug, Clone)]
+pub struct IterationReport {
+    pub depth: i32,
+    pub seldepth: usize,
+    /// 1-based line number.
+    pub multipv: usize,
+    pub score: Score,
+    pub bound: ScoreBound,
+    pub nodes: u64,
+    pub nps: u64,
+    pub hashfull: u32,
+    pub time: Duration,
+    pub pv: Vec<Move>,
+}
+
+/// The search's final answer.
+#[derive(Debug, Clone)]
+pub struct SearchOutcome {
+    pub best: Move,
+    pub ponder: Option<Move>,
+    pub nodes: u64,
+    pub depth: i32,
+    pub score: Score,
+}
+
+/// What a running search sends to whoever started it.
+#[derive(Debug, Clone)]
+pub enum SearchEvent {
+    Iteration(IterationReport),
+    Finished(SearchOutcome),
+}
+
+/// Shared switches a running search obeys; the UCI thread flips them.
+///
+/// `Relaxed` ordering suffices: each flag is a single independent word, and a search thread
+/// noticing a flip a poll interval late only costs microseconds.
+pub struct SearchControl {
+    stop: AtomicBool,
+    pondering: AtomicBool,
+    epoch: Instant,
+    /// Microseconds after `epoch` at which our clock started (the `go`, or the `ponderhit`).
+    clock_start_us: AtomicU64,
+}
+
+impl SearchControl {
+    pub fn new(pondering: bool) -> SearchControl {
+        SearchControl {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(pondering),
+            epoch: Instant::now(),
+            clock_start_us: AtomicU64::new(0),
+        }
+    }
+
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The opponent played the expected move: our clock starts now.
+    pub fn ponderhit(&self) {
+        let now = self.epoch.elapsed().as_micros() as u64;
+        self.clock_start_us.store(now, Ordering::Relaxed);
+        self.pondering.store(false, Ordering::Relaxed);
+    }
+
+    pub fn is_pondering(&self) -> bool {
+        self.pondering.load(Ordering::Relaxed)
+    }
+
+    /// Time on our clock since it started (zero while pondering).
+    pub fn clock_elapsed(&self) -> Duration {
+        if self.is_pondering() {
+            return Duration::ZERO;
+        }
+        let start = Duration::from_micros(self.clock_start_us.load(Ordering::Relaxed));
+        self.epoch.elapsed().saturating_sub(start)
+    }
+
+    /// Time since the search began, for `info time` and nps.
+    pub fn search_elapsed(&self) -> Duration {
+        self.epoch.elapsed()
+    }
+}

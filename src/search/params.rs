@@ -1,0 +1,47 @@
+//! Every tunable number of the search, in one place, with why it is there.
+//!
+//! Values are conventional starting points for an engine of this kind; each one is to be
+//! re-tested by a match before it changes (see the search-strength issue).
+
+/// Deepest ply the search ever reaches (bounds the PV, killer and eval stacks).
+pub const MAX_PLY: usize = 128;
+/// Deepest iteration `go` will run.
+pub const MAX_DEPTH: i32 = 120;
+
+/// Score of being mated right now; mate in n plies scores `MATE - n`.
+pub const MATE: i32 = 32_000;
+/// Scores beyond this are mate scores.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+/// Larger than any real score.
+pub const INFINITY: i32 = 32_001;
+pub const DRAW: i32 = 0;
+
+/// Aspiration windows start this wide (cp) from depth `ASPIRATION_MIN_DEPTH` and double on failure.
+pub const ASPIRATION_DELTA: i32 = 25;
+pub const ASPIRATION_MIN_DEPTH: i32 = 5;
+
+/// Reverse futility: a node whose static eval beats beta by this much per ply of depth is cut.
+pub const RFP_MAX_DEPTH: i32 = 6;
+pub const RFP_MARGIN: i32 = 80;
+
+/// Null move: only from this depth; reduction = base + depth / divisor (+ eval excess).
+pub const NMP_MIN_DEPTH: i32 = 3;
+pub const NMP_BASE_REDUCTION: i32 = 3;
+pub const NMP_DEPTH_DIVISOR: i32 = 4;
+
+/// Late-move reductions start at this depth and move number (1-based).
+pub const LMR_MIN_DEPTH: i32 = 3;
+pub const LMR_MIN_MOVE: usize = 4;
+/// reduction = LMR_BASE + ln(depth) * ln(move) / LMR_DIVISOR
+pub const LMR_BASE: f64 = 0.75;
+pub const LMR_DIVISOR: f64 = 2.25;
+
+/// Quiescence delta pruning: a capture that cannot lift alpha even with this margin is skipped.
+pub const DELTA_MARGIN: i32 = 200;
+
+/// History bonuses grow with depth squared up to this cap; the table saturates at `HISTORY_MAX`.
+pub const HISTORY_BONUS_CAP: i32 = 1_600;
+pub const HISTORY_MAX: i32 = 16_384;
+
+/// How often (in nodes) a worker publishes its node count and checks the clock and stop flag.
+pub const POLL_INTERVAL: u64 = 1024;

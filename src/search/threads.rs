@@ -1,0 +1,120 @@
+//! Lazy SMP: N workers search the same root and share only the transposition table.
+//!
+//! Workers run in a `std::thread::scope`, borrowing the table and limits directly. The main
+//! worker (id 0) owns the clock; when it finishes it raises the stop flag so helpers unwind.
+//! The move played comes from a vote: each worker backs its best move with weight growing in
+//! its completed depth and its score, so a deeper, more confident thread carries the decision.
+
+use super::params::{MATE_BOUND, MAX_PLY};
+use super::worker::{Shared, Worker};
+use super::{Score, SearchControl, SearchEvent, SearchLimits, SearchOutcome};
+use crate::position::Position;
+use crate::tt::TranspositionTable;
+use shakmaty::Move;
+use std::collections::HashMap;
+use std::sync::atomic::AtomicU64;
+
+/// Searches `pos` within `limits`; reports iterations through `report` and returns the outcome.
+/// The caller guarantees the root has at least one legal move.
+pub fn run(
+    pos: &Position,
+    limits: &SearchLimits,
+    tt: &TranspositionTable,
+    control: &SearchControl,
+    report: &(dyn Fn(SearchEvent) + Sync),
+) -> SearchOutcome {
+    tt.new_search();
+    let threads = limits.threads.max(1);
+    let node_counts: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
+    let shared = Shared { tt, control, limits, node_counts: &node_counts, report };
+    let root_moves = root_moves(pos, limits);
+
+    let results: Vec<ThreadResult> = std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..threads)
+            .map(|id| {
+                let shared = &shared;
+                let root_moves = root_moves.clone();
+                let mut pos = pos.clone();
+                std::thread::Builder::new()
+                    .name(format!("patina-search-{id}"))
+                    .stack_size(8 << 20)
+                    .spawn_scoped(scope, move || {
+                        let mut worker = Worker::new(id, shared, std::mem::take(&mut pos), root_moves);
+                        worker.iterative_deepening();
+                        ThreadResult::from(&worker)
+                    })
+            })
+            .collect();
+        let mut main = Worker::new(0, &shared, pos.clone(), root_moves.clone());
+        main.iterative_deepening();
+        control.stop();
+        let mut results = vec![ThreadResult::from(&main)];
+        for helper in helpers.into_iter().flatten() {
+            if let Ok(result) = helper.join() {
+                results.push(result);
+            }
+        }
+        results
+    });
+
+    let total_nodes = node_counts.iter().map(|n| n.load(std::sync::atomic::Ordering::Relaxed)).sum();
+    let chosen = vote(&results);
+    SearchOutcome {
+        best: chosen.pv[0],
+        ponder: chosen.pv.get(1).copied(),
+        nodes: total_nodes,
+        depth: chosen.depth,
+        score: Score::from_internal(chosen.score),
+    }
+}
+
+/// The legal root moves, restricted to `searchmoves` when given (ignoring illegal ones).
+fn root_moves(pos: &Position, limits: &SearchLimits) -> Vec<Move> {
+    let legal = pos.legal_moves();
+    let restricted: Vec<Move> = legal.iter().copied().filter(|m| limits.search_moves.contains(m)).collect();
+    if restricted.is_empty() {
+        legal.to_vec()
+    } else {
+        restricted
+    }
+}
+
+/// What one worker believes when the search ends.
+struct ThreadResult {
+    depth: i32,
+    score: i32,
+    pv: Vec<Move>,
+}
+
+impl ThreadResult {
+    fn from(worker: &Worker) -> ThreadResult {
+        let best = &worker.root_moves[0];
+        let score = if best.score == -super::params::INFINITY { best.previous_score } else { best.score };
+        ThreadResult { depth: worker.completed_depth, score, pv: best.pv.clone() }
+    }
+}
+
+fn vote(results: &[ThreadResult]) -> &ThreadResult {
+    let main = &results[0];
+    if results.len() == 1 {
+        return main;
+    }
+    let min_score = results.iter().map(|r| r.score).min().unwrap_or(0);
+    let mut votes: HashMap<Move, i64> = HashMap::new();
+    for result in results.iter().filter(|r| r.depth > 0) {
+        let weight = (result.score - min_score + 14) as i64 * result.depth as i64;
+        *votes.entry(result.pv[0]).or_default() += weight;
+    }
+    let mut best = main;
+    for result in results.iter().filter(|r| r.depth > 0) {
+        let (best_votes, votes_here) = (votes[&best.pv[0]], votes[&result.pv[0]]);
+        // A proven mate beats any vote; otherwise the most-voted move, deepest line first.
+        let mate_found = result.score >= MATE_BOUND && result.score > best.score;
+        let better = votes_here > best_votes || (votes_here == best_votes && result.pv.len() > best.pv.len());
+        if mate_found || (best.score < MATE_BOUND && better) {
+            best = result;
+        }
+    }
+    debug_assert!(best.pv.len() <= MAX_PLY + 1);
+    best
+}

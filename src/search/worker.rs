@@ -1,0 +1,649 @@
+//! One search thread: iterative deepening over a principal-variation alpha-beta search.
+//!
+//! Each worker owns its position, killers, history and PV table; only the transposition table
+//! and the `SearchControl` are shared. The main worker (id 0) reports iterations and watches
+//! the clock; helpers just search and fill the shared table (Lazy SMP).
+
+use super::params::*;
+use super::{IterationReport, Score, ScoreBound, SearchControl, SearchEvent, SearchLimits};
+use crate::eval::evaluate;
+use crate::movepick::{gain_estimate, is_quiet, MovePicker};
+use crate::position::Position;
+use crate::tt::{decode_move, encode_move, Bound, TranspositionTable};
+use once_cell::sync::Lazy;
+use shakmaty::{Move, MoveList, Position as _, Role};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// `LMR_TABLE[depth][move_number]`: plies to reduce a late quiet move.
+static LMR_TABLE: Lazy<Box<[[i32; 64]; 64]>> = Lazy::new(|| {
+    let mut table = Box::new([[0; 64]; 64]);
+    for (depth, row) in table.iter_mut().enumerate().skip(1) {
+        for (number, cell) in row.iter_mut().enumerate().skip(1) {
+            let reduction = LMR_BASE + (depth as f64).ln() * (number as f64).ln() / LMR_DIVISOR;
+            *cell = reduction as i32;
+        }
+    }
+    table
+});
+
+/// A root move with its latest score and line.
+#[derive(Debug, Clone)]
+pub struct RootMove {
+    pub mv: Move,
+    /// Score from the current iteration, `-INFINITY` until this move proved to be best.
+    pub score: i32,
+    pub previous_score: i32,
+    pub pv: Vec<Move>,
+    /// Whether the last score is exact or a bound from an aspiration failure.
+    pub bound: ScoreBound,
+}
+
+/// What every worker of one search shares.
+pub struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    pub control: &'a SearchControl,
+    pub limits: &'a SearchLimits,
+    /// Node count of each worker, published every `POLL_INTERVAL` nodes.
+    pub node_counts: &'a [AtomicU64],
+    pub report: &'a (dyn Fn(SearchEvent) + Sync),
+}
+
+pub struct Worker<'a> {
+    id: usize,
+    shared: &'a Shared<'a>,
+    pos: Position,
+    pub root_moves: Vec<RootMove>,
+    pv_index: usize,
+    pub nodes: u64,
+    seldepth: usize,
+    pub completed_depth: i32,
+    stopped: bool,
+    killers: Box<[[Option<Move>; 2]; MAX_PLY + 1]>,
+    /// Butterfly history: [side to move][from][to].
+    history: Box<[[[i32; 64]; 64]; 2]>,
+    pv_table: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_length: [usize; MAX_PLY + 1],
+    eval_stack: [i32; MAX_PLY + 1],
+}
+
+impl<'a> Worker<'a> {
+    pub fn new(id: usize, shared: &'a Shared<'a>, pos: Position, root_moves: Vec<Move>) -> Worker<'a> {
+        let root_moves = root_moves
+            .into_iter()
+            .map(|mv| RootMove {
+                mv,
+                score: -INFINITY,
+                previous_score: -INFINITY,
+                pv: vec![mv],
+                bound: ScoreBound::Exact,
+            })
+            .collect();
+        Worker {
+            id,
+            shared,
+            pos,
+            root_moves,
+            pv_index: 0,
+            nodes: 0,
+            seldepth: 0,
+            completed_depth: 0,
+            stopped: false,
+            killers: Box::new([[None; 2]; MAX_PLY + 1]),
+            history: Box::new([[[0; 64]; 64]; 2]),
+            pv_table: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_length: [0; MAX_PLY + 1],
+            eval_stack: [0; MAX_PLY + 1],
+        }
+    }
+
+    fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
+    /// Iterative deepening until a limit or the stop flag ends it.
+    pub fn iterative_deepening(&mut self) {
+        let limits = self.shared.limits;
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let lines = limits.multipv.clamp(1, self.root_moves.len().max(1));
+        for depth in 1..=max_depth {
+            for root_move in &mut self.root_moves {
+                root_move.previous_score = root_move.score;
+                root_move.score = -INFINITY;
+            }
+            for pv_index in 0..lines {
+                self.pv_index = pv_index;
+                self.seldepth = 0;
+                self.aspiration_search(depth);
+                self.sort_root_moves(pv_index);
+                if self.stopped {
+                    break;
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            self.completed_depth = depth;
+            if self.is_main() {
+                self.report_lines(depth, lines);
+                if self.should_stop_after_iteration(depth) {
+                    break;
+                }
+            }
+        }
+        self.publish_nodes();
+    }
+
+    /// Step 0. Search the root in a narrow window around the last score, widening on failure.
+    fn aspiration_search(&mut self, depth: i32) {
+        let previous = self.root_moves[self.pv_index].previous_score;
+        let mut delta = ASPIRATION_DELTA;
+        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && previous.abs() < MATE_BOUND {
+            (previous - delta, previous + delta)
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let score = self.search_root(depth, alpha, beta);
+            if self.stopped {
+                return;
+            }
+            let bound = if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITY);
+                ScoreBound::Upper
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITY);
+                ScoreBound::Lower
+            } else {
+                return;
+            };
+            self.root_moves[self.pv_index].bound = bound;
+            if self.is_main() && self.shared.control.search_elapsed().as_millis() > 2000 {
+                self.sort_root_moves(self.pv_index);
+                self.report_line(depth, self.pv_index, bound);
+            }
+            delta += delta;
+        }
+    }
+
+    /// Searches root moves `pv_index..` (earlier ones belong to better MultiPV lines).
+    fn search_root(&mut self, depth: i32, mut alpha: i32, beta: i32) -> i32 {
+        self.pv_length[0] = 0;
+        let mut best_score = -INFINITY;
+        for index in self.pv_index..self.root_moves.len() {
+            let mv = self.root_moves[index].mv;
+            self.pos.make(mv);
+            self.nodes += 1;
+            let score = if index == self.pv_index {
+                -self.negamax(depth - 1, -beta, -alpha, 1, false)
+            } else {
+                let mut score = -self.negamax(depth - 1, -alpha - 1, -alpha, 1, true);
+                if score > alpha && !self.stopped {
+                    score = -self.negamax(depth - 1, -beta, -alpha, 1, false);
+                }
+                score
+            };
+            self.pos.unmake();
+            if self.stopped {
+                return best_score;
+            }
+            let root_move = &mut self.root_moves[index];
+            if index == self.pv_index || score > alpha {
+                root_move.score = score;
+                root_move.bound = ScoreBound::Exact;
+                root_move.pv.clear();
+                root_move.pv.push(mv);
+                root_move.pv.extend(self.pv_table[1][1..self.pv_length[1]].iter().flatten());
+            }
+            best_score = best_score.max(score);
+            if score > alpha {
+                alpha = score;
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        best_score
+    }
+
+    fn sort_root_moves(&mut self, from: usize) {
+        self.root_moves[from..].sort_by_key(|rm| std::cmp::Reverse((rm.score, rm.previous_score)));
+    }
+
+    /// The principal-variation search recipe.
+    fn negamax(&mut self, depth: i32, mut alpha: i32, mut beta: i32, ply: usize, cut_node: bool) -> i32 {
+        let pv_node = beta - alpha > 1;
+        self.pv_length[ply] = ply;
+
+        // Step 1. Poll the clock and stop flag; hand over to quiescence at the horizon.
+        if self.poll() {
+            return DRAW;
+        }
+        let in_check = self.pos.is_check();
+        let depth = if in_check { depth + 1 } else { depth }; // check extension
+        if depth <= 0 {
+            return self.quiescence(alpha, beta, ply);
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+
+        // Step 2. Draws by rule, the ply ceiling, and mate-distance pruning.
+        if let Some(score) = self.rule_draw(in_check, ply) {
+            return score;
+        }
+        if ply >= MAX_PLY {
+            return if in_check { DRAW } else { evaluate(self.pos.chess()) };
+        }
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        // Step 3. Transposition table: a deep enough bound settles non-PV nodes outright.
+        let key = self.pos.key();
+        let hit = self.shared.tt.probe(key);
+        if let Some(hit) = hit {
+            let score = score_from_tt(hit.score, ply);
+            if !pv_node && hit.depth >= depth && bound_allows_cutoff(hit.bound, score, alpha, beta) {
+                return score;
+            }
+        }
+
+        // Step 4. Static evaluation and the `improving` signal.
+        let eval = if in_check {
+            -INFINITY
+        } else {
+            hit.map_or_else(|| evaluate(self.pos.chess()), |hit| hit.eval)
+        };
+        self.eval_stack[ply] = eval;
+        let improving = !in_check && ply >= 2 && eval > self.eval_stack[ply - 2];
+
+        // Step 5. Reverse futility pruning: far above beta near the leaves, assume a cut.
+        if !pv_node
+            && !in_check
+            && depth <= RFP_MAX_DEPTH
+            && beta.abs() < MATE_BOUND
+            && eval - RFP_MARGIN * (depth - improving as i32) >= beta
+        {
+            return eval;
+        }
+
+        // Step 6. Null-move pruning: if passing still beats beta, a real move will too.
+        if !pv_node
+            && !in_check
+            && depth >= NMP_MIN_DEPTH
+            && eval >= beta
+            && beta.abs() < MATE_BOUND
+            && self.pos.has_non_pawn_material(self.pos.turn())
+            && self.pos.make_null()
+        {
+            let reduction = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + ((eval - beta) / 200).min(3);
+            let score = -self.negamax(depth - 1 - reduction, -beta, -beta + 1, ply + 1, !cut_node);
+            self.pos.unmake();
+            if self.stopped {
+                return DRAW;
+            }
+            if score >= beta {
+                return if score >= MATE_BOUND { beta } else { score };
+            }
+        }
+
+        // Step 7. Generate and order moves; no legal move means mate or stalemate.
+        let legal = self.pos.legal_moves();
+        if legal.is_empty() {
+            return if in_check { -MATE + ply as i32 } else { DRAW };
+        }
+        let tt_move = hit.and_then(|hit| decode_move(hit.packed_move, &legal));
+        let picker = self.order(legal, tt_move, ply);
+
+        // Step 8. The move loop: PVS with late-move reductions.
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        let mut quiets_tried: Vec<Move> = Vec::new();
+        for (index, mv) in picker.enumerate() {
+            let move_number = index + 1;
+            let quiet = is_quiet(mv);
+            self.pos.make(mv);
+            let gives_check = self.pos.is_check();
+            let new_depth = depth - 1;
+            let score = if move_number == 1 {
+                -self.negamax(new_depth, -beta, -alpha, ply + 1, !pv_node && !cut_node)
+            } else {
+                let mut reduction = 0;
+                if depth >= LMR_MIN_DEPTH && move_number >= LMR_MIN_MOVE && quiet && !in_check && !gives_check {
+                    reduction = LMR_TABLE[depth.min(63) as usize][move_number.min(63)];
+                    reduction -= pv_node as i32;
+                    reduction += cut_node as i32;
+                    reduction -= improving as i32;
+                    reduction -= self.history_of(mv) / 8_000;
+                    reduction = reduction.clamp(0, new_depth - 1);
+                }
+                let mut score = -self.negamax(new_depth - reduction, -alpha - 1, -alpha, ply + 1, true);
+                if score > alpha && reduction > 0 && !self.stopped {
+                    score = -self.negamax(new_depth, -alpha - 1, -alpha, ply + 1, !cut_node);
+                }
+                if score > alpha && score < beta && pv_node && !self.stopped {
+                    score = -self.negamax(new_depth, -beta, -alpha, ply + 1, false);
+                }
+                score
+            };
+            self.pos.unmake();
+            if self.stopped {
+                return DRAW;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        if quiet {
+                            self.reward_quiet(mv, &quiets_tried, depth, ply);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet {
+                quiets_tried.push(mv);
+            }
+        }
+
+        // Step 9. Store the result.
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if alpha > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_eval = if in_check { 0 } else { eval };
+        self.shared.tt.store(
+            key,
+            best_move.map_or(0, encode_move),
+            score_to_tt(best_score, ply),
+            stored_eval,
+            depth,
+            bound,
+        );
+        best_score
+    }
+
+    /// Captures and promotions until the position is quiet (all evasions when in check).
+    fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if self.poll() {
+            return DRAW;
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        self.pv_length[ply] = ply;
+        let in_check = self.pos.is_check();
+        if let Some(score) = self.rule_draw(in_check, ply) {
+            return score;
+        }
+        if ply >= MAX_PLY {
+            return if in_check { DRAW } else { evaluate(self.pos.chess()) };
+        }
+
+        let key = self.pos.key();
+        let hit = self.shared.tt.probe(key);
+        if let Some(hit) = hit {
+            let score = score_from_tt(hit.score, ply);
+            if bound_allows_cutoff(hit.bound, score, alpha, beta) {
+                return score;
+            }
+        }
+
+        // Stand pat: the side to move may decline every capture (not when in check).
+        let stand_pat = if in_check {
+            -INFINITY
+        } else {
+            hit.map_or_else(|| evaluate(self.pos.chess()), |hit| hit.eval)
+        };
+        if stand_pat >= beta {
+            return stand_pat;
+        }
+        alpha = alpha.max(stand_pat);
+
+        let moves = if in_check {
+            let evasions = self.pos.legal_moves();
+            if evasions.is_empty() {
+                return -MATE + ply as i32;
+            }
+            evasions
+        } else {
+            tactical_moves(self.pos.chess())
+        };
+        let tt_move = hit.and_then(|hit| decode_move(hit.packed_move, &moves));
+        let picker = MovePicker::new(moves, tt_move, [None; 2], |_| 0);
+        let mut best_score = stand_pat;
+        let mut best_move = None;
+        for mv in picker {
+            // Delta pruning: even winning this piece outright would not reach alpha.
+            if !in_check && stand_pat + gain_estimate(mv) + DELTA_MARGIN <= alpha {
+                continue;
+            }
+            self.pos.make(mv);
+            let score = -self.quiescence(-beta, -alpha, ply + 1);
+            self.pos.unmake();
+            if self.stopped {
+                return DRAW;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = Some(mv);
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best_score >= beta { Bound::Lower } else { Bound::Upper };
+        let stored_eval = if in_check { 0 } else { stand_pat };
+        self.shared.tt.store(key, best_move.map_or(0, encode_move), score_to_tt(best_score, ply), stored_eval, 0, bound);
+        best_score
+    }
+
+    /// Draw by the fifty-move rule, repetition or insufficient material, seen from inside the tree.
+    fn rule_draw(&self, in_check: bool, ply: usize) -> Option<i32> {
+        if ply == 0 {
+            return None;
+        }
+        let chess = self.pos.chess();
+        if self.pos.halfmoves() >= 100 {
+            // Checkmate on the hundredth ply still wins.
+            if in_check && chess.legal_moves().is_empty() {
+                return Some(-MATE + ply as i32);
+            }
+            return Some(DRAW);
+        }
+        if self.pos.is_search_repetition() || chess.is_insufficient_material() {
+            return Some(DRAW);
+        }
+        None
+    }
+
+    fn order(&self, legal: MoveList, tt_move: Option<Move>, ply: usize) -> MovePicker {
+        let side = self.pos.turn() as usize;
+        let history = &self.history[side];
+        MovePicker::new(legal, tt_move, self.killers[ply], |mv| {
+            let from = mv.from().map_or(0, |sq| sq as usize);
+            history[from][mv.to() as usize]
+        })
+    }
+
+    fn history_of(&self, mv: Move) -> i32 {
+        let from = mv.from().map_or(0, |sq| sq as usize);
+        // Called after `make`, so the mover is the side not to move.
+        self.history[(!self.pos.turn()) as usize][from][mv.to() as usize]
+    }
+
+    /// A quiet move caused a cutoff: make it a killer and shift history toward it.
+    fn reward_quiet(&mut self, mv: Move, tried: &[Move], depth: i32, ply: usize) {
+        if self.killers[ply][0] != Some(mv) {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = Some(mv);
+        }
+        let bonus = (depth * depth).min(HISTORY_BONUS_CAP);
+        let side = self.pos.turn() as usize;
+        let table = &mut self.history[side];
+        let mut apply = |m: Move, delta: i32| {
+            let from = m.from().map_or(0, |sq| sq as usize);
+            let entry = &mut table[from][m.to() as usize];
+            // History gravity: large values move less, so the table never saturates.
+            *entry += delta - *entry * delta.abs() / HISTORY_MAX;
+        };
+        apply(mv, bonus);
+        for &other in tried {
+            apply(other, -bonus);
+        }
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let child_length = self.pv_length[ply + 1].max(ply + 1);
+        self.pv_table[ply][ply] = Some(mv);
+        for i in ply + 1..child_length {
+            self.pv_table[ply][i] = self.pv_table[ply + 1][i];
+        }
+        self.pv_length[ply] = child_length;
+    }
+
+    /// Counts the node budget and checks stop conditions; true once the search must unwind.
+    fn poll(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        let limits = self.shared.limits;
+        if let Some(limit) = limits.nodes {
+            // One thread stops on the exact node, so fixed-node searches are reproducible.
+            if limits.threads <= 1 && self.nodes >= limit {
+                self.shared.control.stop();
+            }
+        }
+        if self.nodes % POLL_INTERVAL == 0 {
+            self.publish_nodes();
+            if let Some(limit) = limits.nodes {
+                if self.total_nodes() >= limit {
+                    self.shared.control.stop();
+                }
+            }
+            if let Some(time) = limits.time {
+                if self.completed_depth >= 1 && self.shared.control.clock_elapsed() >= time.hard {
+                    self.shared.control.stop();
+                }
+            }
+        }
+        // Finish depth 1 whatever happens, so there is always a searched move to play.
+        if self.shared.control.is_stopped() && (self.completed_depth >= 1 || !self.is_main()) {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    fn publish_nodes(&self) {
+        self.shared.node_counts[self.id].store(self.nodes, Ordering::Relaxed);
+    }
+
+    fn total_nodes(&self) -> u64 {
+        self.shared.node_counts.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+
+    /// Called by the main worker after each iteration: should we begin another?
+    fn should_stop_after_iteration(&self, depth: i32) -> bool {
+        let limits = self.shared.limits;
+        let control = self.shared.control;
+        if control.is_stopped() {
+            return true;
+        }
+        if let (Some(moves), Score::Mate(found)) = (limits.mate_in_moves, Score::from_internal(self.root_moves[0].score)) {
+            if found > 0 && found <= moves {
+                return true;
+            }
+        }
+        if let Some(time) = limits.time {
+            if !control.is_pondering() && control.clock_elapsed() >= time.soft {
+                return true;
+            }
+        }
+        // A single legal move needs no thought when the clock is running.
+        if limits.time.is_some() && self.root_moves.len() == 1 && depth >= 4 && !control.is_pondering() {
+            return true;
+        }
+        false
+    }
+
+    fn report_lines(&self, depth: i32, lines: usize) {
+        for index in 0..lines {
+            self.report_line(depth, index, self.root_moves[index].bound);
+        }
+    }
+
+    fn report_line(&self, depth: i32, index: usize, bound: ScoreBound) {
+        let root_move = &self.root_moves[index];
+        let score = if root_move.score == -INFINITY { root_move.previous_score } else { root_move.score };
+        if score == -INFINITY {
+            return;
+        }
+        let elapsed = self.shared.control.search_elapsed();
+        let nodes = self.total_nodes().max(self.nodes);
+        let nps = (nodes as u128 * 1_000_000 / elapsed.as_micros().max(1)) as u64;
+        (self.shared.report)(SearchEvent::Iteration(IterationReport {
+            depth,
+            seldepth: self.seldepth.max(depth as usize),
+            multipv: index + 1,
+            score: Score::from_internal(score),
+            bound,
+            nodes,
+            nps,
+            hashfull: self.shared.tt.hashfull(),
+            time: elapsed,
+            pv: root_move.pv.clone(),
+        }));
+    }
+}
+
+/// Captures, en passant and queen promotions: the moves quiescence looks at.
+fn tactical_moves(chess: &shakmaty::Chess) -> MoveList {
+    let mut moves = chess.capture_moves();
+    for mv in chess.promotion_moves() {
+        if !mv.is_capture() && mv.promotion() == Some(Role::Queen) {
+            moves.push(mv);
+        }
+    }
+    moves
+}
+
+fn bound_allows_cutoff(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
+    match bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
+    }
+}
+
+/// Mate scores are stored relative to the node, so they stay right at any ply.
+fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}

@@ -1,0 +1,120 @@
+//! Time management: how long one `go` may think.
+//!
+//! `allocate` turns the clock state into a soft limit (don't start another iteration past it)
+//! and a hard limit (abort the search), both measured from the moment the clock starts (the `go`,
+//! or the `ponderhit` when pondering). `Move Overhead` is taken off the remaining time first, so
+//! GUI and pipe latency never flag us. The hard limit is what the search polls every few
+//! thousand nodes.
+
+use std::time::Duration;
+
+/// What the GUI said about the clocks for the side to move.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// Remaining time in milliseconds; negative values (GUI margins) count as zero.
+    pub time_ms: Option<i64>,
+    pub increment_ms: i64,
+    pub moves_to_go: Option<u32>,
+    /// `go movetime`.
+    pub move_time_ms: Option<i64>,
+}
+
+/// Soft and hard thinking-time limits for one move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimeBudget {
+    pub soft: Duration,
+    pub hard: Duration,
+}
+
+/// Moves we plan for when the GUI does not say how many remain.
+const DEFAULT_MOVES_TO_GO: i64 = 25;
+/// The shortest budget we ever give ourselves; a depth-1 search fits in it.
+const MINIMUM_MS: i64 = 1;
+
+/// The budget for this move, or `None` when no clock or move time limits the search.
+pub fn allocate(clock: &Clock, move_overhead_ms: i64) -> Option<TimeBudget> {
+    if let Some(move_time) = clock.move_time_ms {
+        let hard = (move_time - move_overhead_ms).max(MINIMUM_MS);
+        let budget = TimeBudget { soft: ms(hard), hard: ms(hard) };
+        return Some(match clock.time_ms {
+            Some(_) => tighter(budget, clock_budget(clock, move_overhead_ms)),
+            None => budget,
+        });
+    }
+    clock.time_ms.map(|_| clock_budget(clock, move_overhead_ms))
+}
+
+fn clock_budget(clock: &Clock, move_overhead_ms: i64) -> TimeBudget {
+    let remaining = clock.time_ms.unwrap_or(0).max(0);
+    let available = (remaining - move_overhead_ms).max(MINIMUM_MS);
+    let moves_to_go = clock.moves_to_go.map_or(DEFAULT_MOVES_TO_GO, |m| m.clamp(1, 60) as i64);
+    let increment = clock.increment_ms.max(0);
+    // Spread the clock over the remaining moves; the increment comes back every move.
+    let share = available / moves_to_go + increment * 3 / 4;
+    let (soft_cap, hard_cap) = if moves_to_go == 1 {
+        (available * 7 / 10, available * 9 / 10)
+    } else {
+        (available * 4 / 10, available * 7 / 10)
+    };
+    let soft = share.min(soft_cap).max(MINIMUM_MS);
+    let hard = (share * 4).min(hard_cap).max(soft);
+    TimeBudget { soft: ms(soft), hard: ms(hard) }
+}
+
+fn tighter(a: TimeBudget, b: TimeBudget) -> TimeBudget {
+    TimeBudget { soft: a.soft.min(b.soft), hard: a.hard.min(b.hard) }
+}
+
+fn ms(value: i64) -> Duration {
+    Duration::from_millis(value.max(0) as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clock(time: i64, inc: i64, mtg: Option<u32>) -> Clock {
+        Clock { time_ms: Some(time), increment_ms: inc, moves_to_go: mtg, move_time_ms: None }
+    }
+
+    #[test]
+    fn never_plans_beyond_the_clock() {
+        for time in [-500, 0, 1, 20, 100, 1_000, 60_000] {
+            for inc in [0, 100, 5_000] {
+                for mtg in [None, Some(1), Some(2), Some(40)] {
+                    let budget = allocate(&clock(time, inc, mtg), 10).unwrap();
+                    assert!(budget.soft <= budget.hard);
+                    let cap = (time - 10).max(1) as u128;
+                    assert!(budget.hard.as_millis() <= cap, "{time} {inc} {mtg:?}: {budget:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn tiny_clock_still_gets_a_budget() {
+        let budget = allocate(&clock(20, 0, None), 10).unwrap();
+        assert!(budget.hard <= Duration::from_millis(10));
+        assert!(budget.hard >= Duration::from_millis(1));
+    }
+
+    #[test]
+    fn movetime_is_honoured_minus_overhead() {
+        let c = Clock { move_time_ms: Some(1000), ..Clock::default() };
+        assert_eq!(allocate(&c, 30).unwrap().hard, Duration::from_millis(970));
+    }
+
+    #[test]
+    fn increments_and_moves_to_go_are_used() {
+        let without = allocate(&clock(10_000, 0, None), 0).unwrap();
+        let with_inc = allocate(&clock(10_000, 1_000, None), 0).unwrap();
+        assert!(with_inc.soft > without.soft);
+        let last_move = allocate(&clock(10_000, 0, Some(1)), 0).unwrap();
+        assert!(last_move.soft > without.soft);
+    }
+
+    #[test]
+    fn no_clock_means_no_budget() {
+        assert_eq!(allocate(&Clock::default(), 10), None);
+    }
+}

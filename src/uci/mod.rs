@@ -1,0 +1,73 @@
+//! The UCI protocol: `command` parses input lines, `output` formats answers, `session` holds
+//! the state between commands, and `run` is the loop.
+//!
+//! A reader thread turns stdin into lines on a channel; the loop `select!`s between those and
+//! the search's events, so `isready`, `stop`, `ponderhit` and `quit` are answered at once while
+//! a search runs. Only this thread prints, so `bestmove` can be held back while pondering or in
+//! `go infinite` without any busy-waiting.
+
+pub mod command;
+pub mod output;
+mod session;
+
+use crate::options::EngineOptions;
+use crossbeam_channel::{select, unbounded, Receiver};
+use session::{Flow, Session};
+use std::io::{BufRead, Write};
+
+/// Spawns the reader thread: each line of `input` arrives on the channel; the channel closes
+/// at end of input (or a read error, which we treat the same way).
+fn spawn_reader(input: impl BufRead + Send + 'static) -> Receiver<String> {
+    let (sender, receiver) = unbounded();
+    let spawned = std::thread::Builder::new().name("patina-stdin".into()).spawn(move || {
+        let mut input = input;
+        let mut buffer = Vec::new();
+        loop {
+            buffer.clear();
+            match input.read_until(b'\n', &mut buffer) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    // Invalid UTF-8 becomes replacement characters and then a parse error.
+                    let line = String::from_utf8_lossy(&buffer).into_owned();
+                    if sender.send(line).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    if spawned.is_err() {
+        // Without a reader there is no input: behave as at end of input.
+        let (_, closed) = unbounded();
+        return closed;
+    }
+    receiver
+}
+
+/// Runs the UCI loop until `quit`, end of input, or an unwritable output. Returns the exit code.
+pub fn run(options: EngineOptions, input: impl BufRead + Send + 'static, output: impl Write) -> i32 {
+    let lines = spawn_reader(input);
+    let (mut session, events) = match Session::new(options, output) {
+        Ok(pair) => pair,
+        Err(message) => {
+            eprintln!("patina: {message}");
+            return 1;
+        }
+    };
+    loop {
+        let flow = select! {
+            recv(lines) -> line => match line {
+                Ok(line) => session.handle_line(&line),
+                Err(_) => Flow::Quit,
+            },
+            recv(events) -> event => match event {
+                Ok(event) => session.handle_event(event),
+                Err(_) => Flow::Continue,
+            },
+        };
+        if flow == Flow::Quit {
+            session.shutdown();
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,152 @@
+//! Formatting engine data as UCI text. Pure functions from plain structs to strings.
+
+use crate::eval::Breakdown;
+use crate::options::{EngineOptions, OptionKind, ALL};
+use crate::position::Position;
+use crate::search::{IterationReport, Score, ScoreBound};
+use shakmaty::{CastlingMode, Move, Position as _};
+use std::fmt::Write as _;
+
+/// The `id`/`option`/`uciok` block answering `uci`.
+pub fn handshake(options: &EngineOptions) -> String {
+    let mut text = format!("id name Patina {}\nid author the Patina developers\n", env!("CARGO_PKG_VERSION"));
+    for spec in ALL.iter() {
+        let default = options.value_of(spec);
+        let _ = match spec.kind {
+            OptionKind::Spin { min, max } => {
+                writeln!(text, "option name {} type spin default {default} min {min} max {max}", spec.name)
+            }
+            OptionKind::Check => writeln!(text, "option name {} type check default {default}", spec.name),
+            OptionKind::Button => writeln!(text, "option name {} type button", spec.name),
+        };
+    }
+    text.push_str("uciok");
+    text
+}
+
+fn move_text(m: Move, mode: CastlingMode) -> String {
+    m.to_uci(mode).to_string()
+}
+
+/// `score cp 31` / `score mate -2`.
+pub fn score(score: Score) -> String {
+    match score {
+        Score::Centipawns(cp) => format!("score cp {cp}"),
+        Score::Mate(moves) => format!("score mate {moves}"),
+    }
+}
+
+/// One `info` line for an iteration.
+pub fn iteration(report: &IterationReport, mode: CastlingMode) -> String {
+    let mut line = format!(
+        "info depth {} seldepth {} multipv {} {}",
+        report.depth,
+        report.seldepth,
+        report.multipv,
+        score(report.score)
+    );
+    match report.bound {
+        ScoreBound::Lower => line.push_str(" lowerbound"),
+        ScoreBound::Upper => line.push_str(" upperbound"),
+        ScoreBound::Exact => {}
+    }
+    let _ = write!(
+        line,
+        " nodes {} nps {} hashfull {} time {} pv",
+        report.nodes,
+        report.nps,
+        report.hashfull,
+        report.time.as_millis()
+    );
+    for &m in &report.pv {
+        line.push(' ');
+        line.push_str(&move_text(m, mode));
+    }
+    line
+}
+
+/// `bestmove e2e4 [ponder e7e5]`.
+pub fn bestmove(best: Move, ponder: Option<Move>, mode: CastlingMode) -> String {
+    match ponder {
+        Some(p) => format!("bestmove {} ponder {}", move_text(best, mode), move_text(p, mode)),
+        None => format!("bestmove {}", move_text(best, mode)),
+    }
+}
+
+/// The `d` command: board diagram, FEN, key and checkers.
+pub fn board(pos: &Position) -> String {
+    let chess = pos.chess();
+    let board = chess.board();
+    let mut text = String::from("\n +---+---+---+---+---+---+---+---+\n");
+    for rank in (0..8).rev() {
+        for file in 0..8 {
+            let square = shakmaty::Square::new(rank * 8 + file);
+            let symbol = board.piece_at(square).map_or(' ', |p| p.char());
+            let _ = write!(text, " | {symbol}");
+        }
+        let _ = writeln!(text, " | {}\n +---+---+---+---+---+---+---+---+", rank + 1);
+    }
+    text.push_str("   a   b   c   d   e   f   g   h\n\n");
+    let _ = writeln!(text, "Fen: {}", pos.fen());
+    let _ = writeln!(text, "Key: {:016X}", pos.key());
+    let checkers: Vec<String> = chess.checkers().into_iter().map(|sq| sq.to_string()).collect();
+    let _ = write!(text, "Checkers: {}", checkers.join(" "));
+    text
+}
+
+/// The `eval` command: each term for both sides, middlegame and endgame, then the total.
+pub fn eval_table(breakdown: &Breakdown) -> String {
+    let mut text = String::from("     Term      |    White    |    Black    |    Total\n");
+    text.push_str("               |   MG    EG  |   MG    EG  |   MG    EG\n");
+    text.push_str(" --------------+-------------+-------------+------------\n");
+    for term in &breakdown.terms {
+        let total = term.white - term.black;
+        let _ = writeln!(
+            text,
+            " {:>13} | {:5} {:5} | {:5} {:5} | {:5} {:5}",
+            term.name, term.white.mg, term.white.eg, term.black.mg, term.black.eg, total.mg, total.eg
+        );
+    }
+    let _ = writeln!(text, "\nPhase: {} of {} (middlegame weight)", breakdown.phase, breakdown.phase_max);
+    let _ = write!(text, "Final evaluation: {:+.2} (white side)", breakdown.white_score as f64 / 100.0);
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn handshake_lists_every_option() {
+        let text = handshake(&EngineOptions::default());
+        assert!(text.starts_with("id name Patina "));
+        assert!(text.contains("option name Hash type spin default 16 min 1 max 262144"));
+        assert!(text.contains("option name Move Overhead type spin default 10 min 0 max 5000"));
+        assert!(text.contains("option name Clear Hash type button"));
+        assert!(text.contains("option name UCI_Chess960 type check default false"));
+        assert!(text.ends_with("uciok"));
+    }
+
+    #[test]
+    fn info_line_has_every_field() {
+        let pos = Position::default();
+        let e2e4 = pos.parse_uci_move("e2e4").unwrap();
+        let report = IterationReport {
+            depth: 5,
+            seldepth: 9,
+            multipv: 1,
+            score: Score::Mate(-3),
+            bound: ScoreBound::Lower,
+            nodes: 1000,
+            nps: 50_000,
+            hashfull: 12,
+            time: Duration::from_millis(20),
+            pv: vec![e2e4],
+        };
+        assert_eq!(
+            iteration(&report, CastlingMode::Standard),
+            "info depth 5 seldepth 9 multipv 1 score mate -3 lowerbound nodes 1000 nps 50000 hashfull 12 time 20 pv e2e4"
+        );
+    }
+}

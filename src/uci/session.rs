@@ -1,0 +1,366 @@
+//! The state of one UCI conversation and how each command changes it.
+//!
+//! Invariants: every `go` is answered by exactly one `bestmove`; a rejected `position` leaves
+//! no position (so `go` answers `bestmove 0000` rather than search a game the GUI never sent);
+//! a rejected `setoption` changes nothing.
+
+use super::command::{self, Command, GoParams, PositionStart};
+use super::output;
+use crate::engine::Engine;
+use crate::eval;
+use crate::options::{self, EngineOptions, OptionChange};
+use crate::perft;
+use crate::position::Position;
+use crate::rules::{self, Reason};
+use crate::search::{SearchEvent, SearchLimits, SearchOutcome};
+use crate::time::{self, Clock};
+use crossbeam_channel::Receiver;
+use shakmaty::{CastlingMode, Color};
+use std::io::Write;
+
+/// Whether the loop goes on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+/// What a `go` will answer once it may.
+enum Answer {
+    Move(SearchOutcome),
+    /// Checkmate or stalemate on the board: `bestmove (none)`.
+    NoMove,
+}
+
+/// The `go` currently owed a `bestmove`.
+struct PendingGo {
+    /// `go infinite` or `go ponder`: hold the answer until `stop` (or `ponderhit`).
+    hold: bool,
+    /// The search is still running (its `Finished` event has not arrived).
+    searching: bool,
+    answer: Option<Answer>,
+    mode: CastlingMode,
+}
+
+pub struct Session<W: Write> {
+    out: W,
+    engine: Engine,
+    events: Receiver<SearchEvent>,
+    options: EngineOptions,
+    /// `None` after a rejected `position` command.
+    position: Option<Position>,
+    pending: Option<PendingGo>,
+    debug: bool,
+    /// Output failed (the GUI is gone): stop as soon as possible.
+    broken: bool,
+}
+
+impl<W: Write> Session<W> {
+    pub fn new(options: EngineOptions, out: W) -> Result<(Session<W>, Receiver<SearchEvent>), String> {
+        let (engine, events) = Engine::new(options.hash_mib).map_err(|e| e.to_string())?;
+        let mode = castling_mode(options.chess960);
+        let session = Session {
+            out,
+            engine,
+            events: events.clone(),
+            options,
+            position: Some(Position::startpos(mode)),
+            pending: None,
+            debug: false,
+            broken: false,
+        };
+        Ok((session, events))
+    }
+
+    fn say(&mut self, text: &str) {
+        if self.broken {
+            return;
+        }
+        let written = writeln!(self.out, "{text}").and_then(|_| self.out.flush());
+        if written.is_err() {
+            self.broken = true;
+            self.engine.stop();
+        }
+    }
+
+    fn error(&mut self, message: &str) {
+        self.say(&format!("info string error: {message}"));
+    }
+
+    fn flow(&self) -> Flow {
+        if self.broken {
+            Flow::Quit
+        } else {
+            Flow::Continue
+        }
+    }
+
+    /// Handles one line of input.
+    pub fn handle_line(&mut self, line: &str) -> Flow {
+        if self.debug {
+            self.say(&format!("info string debug: received '{}'", line.trim_end()));
+        }
+        match command::parse(line) {
+            Ok(command) => self.handle_command(command),
+            Err(error) => {
+                self.error(&error.0);
+                // A malformed `go` still owes the GUI a bestmove.
+                if line.split_whitespace().next() == Some("go") {
+                    self.finish_unanswerable_go();
+                }
+                self.flow()
+            }
+        }
+    }
+
+    fn handle_command(&mut self, command: Command) -> Flow {
+        match command {
+            Command::Uci => {
+                let text = output::handshake(&self.options);
+                self.say(&text);
+            }
+            Command::IsReady => self.say("readyok"),
+            Command::Debug(on) => self.debug = on,
+            Command::Register | Command::Empty => {}
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::UciNewGame => {
+                self.settle_search();
+                self.engine.clear_hash();
+            }
+            Command::Position { start, moves } => self.set_position(start, &moves),
+            Command::Go(params) => self.go(params),
+            Command::Stop => self.stop(),
+            Command::PonderHit => self.ponderhit(),
+            Command::Quit => return Flow::Quit,
+            Command::Display => match &self.position {
+                Some(pos) => {
+                    let text = output::board(pos);
+                    self.say(&text);
+                }
+                None => self.error("no valid position"),
+            },
+            Command::Eval => match &self.position {
+                Some(pos) => {
+                    let text = output::eval_table(&eval::breakdown(pos.chess()));
+                    self.say(&text);
+                }
+                None => self.error("no valid position"),
+            },
+            Command::Result => match &self.position {
+                Some(pos) => {
+                    let line = format!("info string result {}", rules::judge(pos));
+                    self.say(&line);
+                }
+                None => self.error("no valid position"),
+            },
+            Command::Bench(depth) => {
+                self.settle_search();
+                let depth = depth.unwrap_or(crate::bench::DEFAULT_DEPTH);
+                let result = crate::bench::run(depth, |_, _, _| {});
+                let line = format!("{} nodes {} nps", result.nodes, result.nps());
+                self.say(&line);
+            }
+        }
+        self.flow()
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let change = match options::parse_change(name, value) {
+            Ok(change) => change,
+            Err(error) => return self.error(&error.0),
+        };
+        match change {
+            OptionChange::Hash(mib) => {
+                self.settle_search();
+                if let Err(error) = self.engine.resize_hash(mib) {
+                    return self.error(&format!("{error}; keeping {} MiB", self.options.hash_mib));
+                }
+            }
+            OptionChange::ClearHash => self.engine.clear_hash(),
+            _ => {}
+        }
+        self.options.apply(&change);
+    }
+
+    fn set_position(&mut self, start: PositionStart, moves: &[String]) {
+        let chess960 = self.options.chess960;
+        let base = match start {
+            PositionStart::StartPos => Ok(Position::startpos(castling_mode(chess960))),
+            PositionStart::Fen(fen) => Position::from_fen(&fen, chess960),
+        };
+        match base.and_then(|pos| pos.play_uci_moves(moves.iter().map(String::as_str))) {
+            Ok(pos) => self.position = Some(pos),
+            Err(error) => {
+                self.position = None;
+                self.error(&format!("{error}; position not set"));
+            }
+        }
+    }
+
+    fn go(&mut self, params: GoParams) {
+        // A GUI that sends `go` before stopping the last one still gets both answers, in order.
+        self.settle_search();
+        let Some(pos) = self.position.clone() else {
+            self.error("no valid position");
+            self.say("bestmove 0000");
+            return;
+        };
+        if let Some(depth) = params.perft {
+            return self.perft(pos, depth);
+        }
+        let hold = params.infinite || params.ponder;
+        let mode = pos.castling_mode();
+        let verdict = rules::judge(&pos);
+        if verdict.is_over() {
+            let line = format!("info string result {verdict}");
+            self.say(&line);
+            match verdict.reason {
+                Reason::Checkmate => self.say("info depth 0 score mate 0"),
+                Reason::Stalemate => self.say("info depth 0 score cp 0"),
+                _ => {}
+            }
+            if matches!(verdict.reason, Reason::Checkmate | Reason::Stalemate) {
+                self.pending = Some(PendingGo { hold, searching: false, answer: Some(Answer::NoMove), mode });
+                self.deliver_if_ready();
+                return;
+            }
+        }
+        let limits = self.limits(&pos, &params);
+        self.engine.go(pos, limits, params.ponder);
+        self.pending = Some(PendingGo { hold, searching: true, answer: None, mode });
+    }
+
+    fn limits(&mut self, pos: &Position, params: &GoParams) -> SearchLimits {
+        let (time_ms, increment_ms) = match pos.turn() {
+            Color::White => (params.wtime, params.winc),
+            Color::Black => (params.btime, params.binc),
+        };
+        let clock = Clock {
+            time_ms,
+            increment_ms: increment_ms.unwrap_or(0),
+            moves_to_go: params.movestogo,
+            move_time_ms: params.movetime,
+        };
+        let mut search_moves = Vec::new();
+        for token in &params.searchmoves {
+            match pos.parse_uci_move(token) {
+                Ok(m) => search_moves.push(m),
+                Err(reason) => self.error(&format!("searchmoves: {reason} move '{token}' ignored")),
+            }
+        }
+        SearchLimits {
+            depth: params.depth.map(|d| d.max(1)),
+            nodes: params.nodes,
+            mate_in_moves: params.mate,
+            // `go infinite` ignores clocks: it runs until `stop`.
+            time: if params.infinite { None } else { time::allocate(&clock, self.options.move_overhead_ms) },
+            search_moves,
+            multipv: self.options.multipv,
+            threads: self.options.threads,
+        }
+    }
+
+    fn perft(&mut self, mut pos: Position, depth: u32) {
+        let start = std::time::Instant::now();
+        let counts = perft::divide(&mut pos, depth);
+        let mut total = 0;
+        for (m, nodes) in counts {
+            total += nodes;
+            let line = format!("{}: {nodes}", pos.uci(m));
+            self.say(&line);
+        }
+        let elapsed = start.elapsed();
+        let nps = (total as u128 * 1_000_000 / elapsed.as_micros().max(1)) as u64;
+        self.say(&format!("\nNodes searched: {total}"));
+        if self.debug {
+            self.say(&format!("info string perft {} ms {nps} nps", elapsed.as_millis()));
+        }
+    }
+
+    fn stop(&mut self) {
+        self.engine.stop();
+        if let Some(pending) = &mut self.pending {
+            pending.hold = false;
+        }
+        self.deliver_if_ready();
+    }
+
+    fn ponderhit(&mut self) {
+        self.engine.ponderhit();
+        if let Some(pending) = &mut self.pending {
+            pending.hold = false;
+        }
+        self.deliver_if_ready();
+    }
+
+    /// A search event arrived from the engine.
+    pub fn handle_event(&mut self, event: SearchEvent) -> Flow {
+        match event {
+            SearchEvent::Iteration(report) => {
+                let mode = self.pending.as_ref().map_or(CastlingMode::Standard, |p| p.mode);
+                let line = output::iteration(&report, mode);
+                self.say(&line);
+            }
+            SearchEvent::Finished(outcome) => {
+                self.engine.wait();
+                if let Some(pending) = &mut self.pending {
+                    pending.searching = false;
+                    pending.answer = Some(Answer::Move(outcome));
+                }
+                self.deliver_if_ready();
+            }
+        }
+        self.flow()
+    }
+
+    /// Prints the owed `bestmove` once the search is done and nothing holds it back.
+    fn deliver_if_ready(&mut self) {
+        let ready = matches!(&self.pending, Some(p) if !p.hold && !p.searching && p.answer.is_some());
+        if !ready {
+            return;
+        }
+        let Some(PendingGo { answer: Some(answer), mode, .. }) = self.pending.take() else { return };
+        let line = match answer {
+            Answer::Move(outcome) => output::bestmove(outcome.best, outcome.ponder, mode),
+            Answer::NoMove => "bestmove (none)".to_string(),
+        };
+        self.say(&line);
+    }
+
+    /// Ends any running or held search and prints its bestmove, so the next command starts clean.
+    fn settle_search(&mut self) {
+        if self.pending.is_none() {
+            return;
+        }
+        self.stop();
+        while matches!(&self.pending, Some(p) if p.searching) {
+            match self.events.recv() {
+                Ok(event) => {
+                    self.handle_event(event);
+                }
+                Err(_) => break,
+            }
+        }
+        self.pending = None;
+    }
+
+    /// A malformed `go`: answer it without searching.
+    fn finish_unanswerable_go(&mut self) {
+        self.settle_search();
+        self.say("bestmove 0000");
+    }
+
+    /// End of the conversation: stop searching and let the threads go.
+    pub fn shutdown(&mut self) {
+        self.engine.stop();
+        self.engine.wait();
+    }
+}
+
+fn castling_mode(chess960: bool) -> CastlingMode {
+    if chess960 {
+        CastlingMode::Chess960
+    } else {
+        CastlingMode::Standard
+    }
+}
