@@ -41,16 +41,15 @@ impl Engine {
         let tt = Arc::clone(&self.tt);
         let events = self.events.clone();
         let thread_control = Arc::clone(&control);
-        let spawned = std::thread::Builder::new()
-            .name("patina-search-0".into())
-            .stack_size(16 << 20)
-            .spawn(move || {
+        let spawned = std::thread::Builder::new().name("patina-search-0".into()).stack_size(16 << 20).spawn(
+            move || {
                 let report = |event: SearchEvent| {
                     let _ = events.send(event);
                 };
                 let outcome = search::run(&pos, &limits, &tt, &thread_control, &report);
                 let _ = events.send(SearchEvent::Finished(outcome));
-            });
+            },
+        );
         // If the OS refuses a thread there is nothing to wait for; the caller sees no event.
         if let Ok(thread) = spawned {
             self.running = Some(RunningSearch { control, thread });

@@ -50,7 +50,8 @@ fn load_options(path: Option<&std::path::Path>) -> Result<EngineOptions, String>
     match path {
         None => Ok(EngineOptions::builtin()),
         Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            let text =
+                std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
             EngineOptions::from_toml(&text).map_err(|e| format!("{}: {e}", path.display()))
         }
     }
@@ -76,7 +77,8 @@ fn main() -> ExitCode {
     };
     match cli.command {
         None => {
-            let code = patina::uci::run(options, std::io::BufReader::new(std::io::stdin()), std::io::stdout());
+            let code =
+                patina::uci::run(options, std::io::BufReader::new(std::io::stdin()), std::io::stdout());
             ExitCode::from(code as u8)
         }
         Some(CliCommand::Bench { depth }) => {

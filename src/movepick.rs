@@ -108,13 +108,15 @@ mod tests {
         let killer = quiet(Square::G1, Square::F3);
         let good_quiet = quiet(Square::B1, Square::C3);
         let tt = quiet(Square::B1, Square::A3);
-        let picked: Vec<Move> = MovePicker::new(
-            [good_quiet, qxp, killer, tt, pxq],
-            Some(tt),
-            [Some(killer), None],
-            |m| if m == good_quiet { 500 } else { 0 },
-        )
-        .collect();
+        let picked: Vec<Move> =
+            MovePicker::new([good_quiet, qxp, killer, tt, pxq], Some(tt), [Some(killer), None], |m| {
+                if m == good_quiet {
+                    500
+                } else {
+                    0
+                }
+            })
+            .collect();
         assert_eq!(picked, vec![tt, pxq, qxp, killer, good_quiet]);
     }
 }

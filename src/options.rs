@@ -25,7 +25,14 @@ pub struct EngineOptions {
 impl Default for EngineOptions {
     /// Fallback values, identical to the shipped `engine.toml` (a test checks this).
     fn default() -> Self {
-        EngineOptions { hash_mib: 16, threads: 1, multipv: 1, ponder: false, move_overhead_ms: 10, chess960: false }
+        EngineOptions {
+            hash_mib: 16,
+            threads: 1,
+            multipv: 1,
+            ponder: false,
+            move_overhead_ms: 10,
+            chess960: false,
+        }
     }
 }
 

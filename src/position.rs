@@ -115,7 +115,8 @@ impl Position {
 
     /// Plays a legal move, remembering how to undo it.
     pub fn make(&mut self, m: Move) {
-        let next_key = self.board.update_zobrist_hash::<Zobrist64>(Zobrist64(self.key), m, EnPassantMode::Legal);
+        let next_key =
+            self.board.update_zobrist_hash::<Zobrist64>(Zobrist64(self.key), m, EnPassantMode::Legal);
         self.history.push(self.key);
         self.undo.push(self.board.clone());
         self.board.play_unchecked(m);
@@ -180,14 +181,7 @@ impl Position {
     /// fifty-move counter allows (earlier positions cannot repeat the current one).
     pub fn repetitions(&self) -> usize {
         let window = self.board.halfmoves() as usize;
-        self.history
-            .iter()
-            .rev()
-            .take(window)
-            .skip(1)
-            .step_by(2)
-            .filter(|&&key| key == self.key)
-            .count()
+        self.history.iter().rev().take(window).skip(1).step_by(2).filter(|&&key| key == self.key).count()
     }
 
     /// Draw by repetition inside the search: one earlier occurrence after the root, or two

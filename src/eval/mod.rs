@@ -164,11 +164,8 @@ mod tests {
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
         ] {
             let pos = chess(fen);
-            let mirrored: Chess = pos
-                .to_setup(EnPassantMode::Legal)
-                .into_mirrored()
-                .position(CastlingMode::Standard)
-                .unwrap();
+            let mirrored: Chess =
+                pos.to_setup(EnPassantMode::Legal).into_mirrored().position(CastlingMode::Standard).unwrap();
             assert_eq!(evaluate(&pos), evaluate(&mirrored), "{fen}");
             assert_eq!(breakdown(&pos).white_score, -breakdown(&mirrored).white_score);
         }

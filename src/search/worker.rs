@@ -251,11 +251,8 @@ impl<'a> Worker<'a> {
         }
 
         // Step 4. Static evaluation and the `improving` signal.
-        let eval = if in_check {
-            -INFINITY
-        } else {
-            hit.map_or_else(|| evaluate(self.pos.chess()), |hit| hit.eval)
-        };
+        let eval =
+            if in_check { -INFINITY } else { hit.map_or_else(|| evaluate(self.pos.chess()), |hit| hit.eval) };
         self.eval_stack[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.eval_stack[ply - 2];
 
@@ -312,7 +309,8 @@ impl<'a> Worker<'a> {
                 -self.negamax(new_depth, -beta, -alpha, ply + 1, !pv_node && !cut_node)
             } else {
                 let mut reduction = 0;
-                if depth >= LMR_MIN_DEPTH && move_number >= LMR_MIN_MOVE && quiet && !in_check && !gives_check {
+                if depth >= LMR_MIN_DEPTH && move_number >= LMR_MIN_MOVE && quiet && !in_check && !gives_check
+                {
                     reduction = LMR_TABLE[depth.min(63) as usize][move_number.min(63)];
                     reduction -= pv_node as i32;
                     reduction += cut_node as i32;
@@ -398,11 +396,8 @@ impl<'a> Worker<'a> {
         }
 
         // Stand pat: the side to move may decline every capture (not when in check).
-        let stand_pat = if in_check {
-            -INFINITY
-        } else {
-            hit.map_or_else(|| evaluate(self.pos.chess()), |hit| hit.eval)
-        };
+        let stand_pat =
+            if in_check { -INFINITY } else { hit.map_or_else(|| evaluate(self.pos.chess()), |hit| hit.eval) };
         if stand_pat >= beta {
             return stand_pat;
         }
@@ -446,7 +441,14 @@ impl<'a> Worker<'a> {
         }
         let bound = if best_score >= beta { Bound::Lower } else { Bound::Upper };
         let stored_eval = if in_check { 0 } else { stand_pat };
-        self.shared.tt.store(key, best_move.map_or(0, encode_move), score_to_tt(best_score, ply), stored_eval, 0, bound);
+        self.shared.tt.store(
+            key,
+            best_move.map_or(0, encode_move),
+            score_to_tt(best_score, ply),
+            stored_eval,
+            0,
+            bound,
+        );
         best_score
     }
 
@@ -526,7 +528,7 @@ impl<'a> Worker<'a> {
                 self.shared.control.stop();
             }
         }
-        if self.nodes % POLL_INTERVAL == 0 {
+        if self.nodes.is_multiple_of(POLL_INTERVAL) {
             self.publish_nodes();
             if let Some(limit) = limits.nodes {
                 if self.total_nodes() >= limit {
@@ -561,7 +563,9 @@ impl<'a> Worker<'a> {
         if control.is_stopped() {
             return true;
         }
-        if let (Some(moves), Score::Mate(found)) = (limits.mate_in_moves, Score::from_internal(self.root_moves[0].score)) {
+        if let (Some(moves), Score::Mate(found)) =
+            (limits.mate_in_moves, Score::from_internal(self.root_moves[0].score))
+        {
             if found > 0 && found <= moves {
                 return true;
             }

@@ -37,10 +37,16 @@ pub enum Command {
     Uci,
     Debug(bool),
     IsReady,
-    SetOption { name: String, value: Option<String> },
+    SetOption {
+        name: String,
+        value: Option<String>,
+    },
     Register,
     UciNewGame,
-    Position { start: PositionStart, moves: Vec<String> },
+    Position {
+        start: PositionStart,
+        moves: Vec<String>,
+    },
     Go(GoParams),
     Stop,
     PonderHit,
@@ -141,16 +147,28 @@ fn parse_position(tokens: &[&str]) -> Result<Command, ParseError> {
 
 fn number<T: std::str::FromStr>(name: &str, token: Option<&&str>) -> Result<T, ParseError> {
     match token {
-        Some(raw) => raw
-            .parse()
-            .map_err(|_| ParseError(format!("go: '{name}' needs an integer, got '{raw}'"))),
+        Some(raw) => {
+            raw.parse().map_err(|_| ParseError(format!("go: '{name}' needs an integer, got '{raw}'")))
+        }
         None => error(format!("go: '{name}' needs a value")),
     }
 }
 
 const GO_KEYWORDS: [&str; 14] = [
-    "wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate", "movetime", "infinite", "ponder",
-    "searchmoves", "perft", "",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "infinite",
+    "ponder",
+    "searchmoves",
+    "perft",
+    "",
 ];
 
 fn parse_go(tokens: &[&str]) -> Result<GoParams, ParseError> {
@@ -227,7 +245,8 @@ mod tests {
 
     #[test]
     fn parses_go_in_every_form() {
-        let go = match parse("go wtime -50 btime 1000 winc 10 binc 10 movestogo 5 depth 3 nodes 99").unwrap() {
+        let go = match parse("go wtime -50 btime 1000 winc 10 binc 10 movestogo 5 depth 3 nodes 99").unwrap()
+        {
             Command::Go(go) => go,
             other => panic!("{other:?}"),
         };

@@ -231,12 +231,14 @@ impl<W: Write> Session<W> {
     }
 
     fn limits(&mut self, pos: &Position, params: &GoParams) -> SearchLimits {
-        let (time_ms, increment_ms) = match pos.turn() {
-            Color::White => (params.wtime, params.winc),
-            Color::Black => (params.btime, params.binc),
+        let (own_time, other_time, increment_ms) = match pos.turn() {
+            Color::White => (params.wtime, params.btime, params.winc),
+            Color::Black => (params.btime, params.wtime, params.binc),
         };
         let clock = Clock {
-            time_ms,
+            // A GUI that sends only the opponent's clock is still playing with clocks: assume
+            // ours is the same rather than think forever.
+            time_ms: own_time.or(other_time),
             increment_ms: increment_ms.unwrap_or(0),
             moves_to_go: params.movestogo,
             move_time_ms: params.movetime,
