@@ -84,7 +84,13 @@ impl<W: Write> Session<W> {
     }
 
     fn error(&mut self, message: &str) {
-        self.say(&format!("info string error: {message}"));
+        // A megabyte of garbage need not be echoed back whole: the start names the problem.
+        const LONGEST: usize = 200;
+        let shown = match message.char_indices().nth(LONGEST) {
+            Some((cut, _)) => format!("{}...", &message[..cut]),
+            None => message.to_string(),
+        };
+        self.say(&format!("info string error: {shown}"));
     }
 
     fn flow(&self) -> Flow {
@@ -104,9 +110,13 @@ impl<W: Write> Session<W> {
             Ok(command) => self.handle_command(command),
             Err(error) => {
                 self.error(&error.0);
-                // A malformed `go` still owes the GUI a bestmove.
-                if line.split_whitespace().next() == Some("go") {
-                    self.finish_unanswerable_go();
+                match line.split_whitespace().next() {
+                    // A malformed `go` still owes the GUI a bestmove.
+                    Some("go") => self.finish_unanswerable_go(),
+                    // A malformed `position` is rejected like a bad FEN or move: the old
+                    // position is not the game the GUI meant, so none is left.
+                    Some("position") => self.position = None,
+                    _ => {}
                 }
                 self.flow()
             }
