@@ -12,7 +12,9 @@
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, MoveList, Position as _};
+use shakmaty::{
+    CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, MoveList, Position as _, PositionErrorKinds,
+};
 use std::fmt;
 
 /// Why a FEN or a move list was rejected; the message names the offending token.
@@ -76,7 +78,7 @@ impl Position {
         let parsed: Fen = fen.trim().parse().map_err(|e| fen_error(format!("{e}")))?;
         let mode = if chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
         let board = Chess::from_setup(parsed.into_setup(), mode)
-            .map_err(|e| fen_error(describe_position_error(&e.to_string())))?;
+            .map_err(|e| fen_error(describe_position_error(e.kinds(), chess960)))?;
         Ok(Position::from_chess(board, mode))
     }
 
@@ -228,9 +230,31 @@ impl Position {
     }
 }
 
-/// Rewords shakmaty's position error kinds into something a GUI user can act on.
-fn describe_position_error(raw: &str) -> String {
-    format!("illegal position ({raw})")
+/// Says in plain words what is wrong with a position shakmaty refused.
+fn describe_position_error(kinds: PositionErrorKinds, chess960: bool) -> String {
+    let castling_hint = if chess960 {
+        "castling rights name no king/rook pair on the back rank"
+    } else {
+        "castling rights need the king on e1/e8 and rooks in the corners (Chess960 needs UCI_Chess960)"
+    };
+    let reasons = [
+        (PositionErrorKinds::EMPTY_BOARD, "the board is empty"),
+        (PositionErrorKinds::MISSING_KING, "a side has no king"),
+        (PositionErrorKinds::TOO_MANY_KINGS, "a side has more than one king"),
+        (PositionErrorKinds::PAWNS_ON_BACKRANK, "pawns on the first or eighth rank"),
+        (PositionErrorKinds::INVALID_CASTLING_RIGHTS, castling_hint),
+        (PositionErrorKinds::INVALID_EP_SQUARE, "the en-passant square does not follow a double pawn push"),
+        (PositionErrorKinds::OPPOSITE_CHECK, "the side not to move is in check"),
+        (PositionErrorKinds::IMPOSSIBLE_CHECK, "the check could not have arisen from a legal move"),
+        (PositionErrorKinds::TOO_MUCH_MATERIAL, "more pieces than a game can have"),
+    ];
+    let found: Vec<&str> =
+        reasons.iter().filter(|(kind, _)| kinds.contains(*kind)).map(|(_, text)| *text).collect();
+    if found.is_empty() {
+        "illegal position".to_string()
+    } else {
+        found.join("; ")
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,97 @@
+//! The command-line interface: `bench`, `perft`, `result` and `--config`, run as a user would.
+
+use std::process::{Command, Output};
+
+fn patina(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_patina")).args(args).output().expect("patina runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// Parses the OpenBench line `<nodes> nodes <nps> nps`.
+fn bench_nodes(output: &Output) -> u64 {
+    let text = stdout(output);
+    let last = text.lines().last().expect("bench prints a line");
+    let fields: Vec<&str> = last.split_whitespace().collect();
+    assert_eq!(fields.len(), 4, "bench line: {last}");
+    assert_eq!((fields[1], fields[3]), ("nodes", "nps"), "bench line: {last}");
+    assert!(fields[2].parse::<u64>().is_ok(), "nps must be a number: {last}");
+    fields[0].parse().expect("node count")
+}
+
+#[test]
+fn bench_ends_with_openbench_line_and_is_reproducible() {
+    let first = patina(&["bench", "5"]);
+    assert!(first.status.success());
+    let nodes = bench_nodes(&first);
+    assert!(nodes > 10_000, "a depth-5 bench over 30+ positions searches more than {nodes} nodes");
+    assert_eq!(bench_nodes(&patina(&["bench", "5"])), nodes, "bench node count must not vary");
+    // One progress line per position on stderr, at least 30 positions.
+    assert!(String::from_utf8_lossy(&first.stderr).lines().count() >= 30);
+}
+
+#[test]
+fn perft_prints_divide_and_total() {
+    let output = patina(&["perft", "3"]);
+    assert!(output.status.success());
+    let text = stdout(&output);
+    assert!(text.contains("e2e4: 600"), "{text}");
+    assert!(text.trim_end().ends_with("Nodes searched: 8902"), "{text}");
+
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let text = stdout(&patina(&["perft", "3", "--fen", kiwipete]));
+    assert!(text.contains("e1g1: "), "standard castling notation: {text}");
+    assert!(text.trim_end().ends_with("Nodes searched: 97862"), "{text}");
+
+    let text = stdout(&patina(&["perft", "3", "--fen", kiwipete, "--chess960"]));
+    assert!(text.contains("e1h1: ") && !text.contains("e1g1: "), "Chess960 castling notation: {text}");
+    assert!(text.trim_end().ends_with("Nodes searched: 97862"), "{text}");
+}
+
+#[test]
+fn result_judges_fens_and_move_lists() {
+    let shuffle = "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8";
+    assert_eq!(
+        stdout(&patina(&["result", "--moves", shuffle])).trim(),
+        "info string result * ongoing claimable threefold-repetition"
+    );
+    assert_eq!(
+        stdout(&patina(&["result", "--moves", "f2f3 e7e5 g2g4 d8h4"])).trim(),
+        "info string result 0-1 checkmate"
+    );
+    assert_eq!(
+        stdout(&patina(&["result", "--fen", "8/8/4k3/8/8/3BK3/8/8 w - - 0 1"])).trim(),
+        "info string result 1/2-1/2 insufficient-material"
+    );
+    let bad = patina(&["result", "--moves", "e2e4 e2e4"]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("illegal move 'e2e4' at ply 2"));
+}
+
+#[test]
+fn config_file_sets_option_defaults() {
+    let dir = std::env::temp_dir().join(format!("patina-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("engine.toml");
+    std::fs::write(&good, "hash_mib = 8\nmultipv = 3\n").unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_patina"))
+        .args(["--config", good.to_str().unwrap()])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(b"uci\nquit\n").unwrap();
+    let text = String::from_utf8_lossy(&child.wait_with_output().unwrap().stdout).into_owned();
+    assert!(text.contains("option name Hash type spin default 8 "), "{text}");
+    assert!(text.contains("option name MultiPV type spin default 3 "), "{text}");
+
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, "threads = 0\n").unwrap();
+    let output = patina(&["--config", bad.to_str().unwrap()]);
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("out of range"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
