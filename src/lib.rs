@@ -3,11 +3,13 @@
 //! Layers, bottom up: `position` (shakmaty plus undo, hashing, repetitions), `rules` (game
 //! results), `eval`, `tt`, `movepick`, `time`, `search` (the recipe and Lazy SMP), `engine` (a
 //! non-blocking API over the search), and `uci` (the protocol: parsing, formatting, the loop).
-//! `bench` and `perft` serve the CLI and tests. `main.rs` is a thin clap shell over this crate.
+//! `bench` and `perft` serve the CLI and tests; `datagen` plays self-play games for tuning data
+//! and generates OpenBench's `genfens` openings. `main.rs` is a thin clap shell over this crate.
 
 #![deny(unsafe_code)]
 
 pub mod bench;
+pub mod datagen;
 pub mod engine;
 pub mod eval;
 pub mod movepick;

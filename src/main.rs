@@ -1,13 +1,26 @@
-//! `patina`: the command-line shell over the library. With no subcommand it speaks UCI on
-//! stdin/stdout; subcommands run the benchmark, perft and the game-result judge.
+//! `patina`: the command-line shell over the library. With no arguments it speaks UCI on
+//! stdin/stdout; subcommands run the benchmark, perft, the game-result judge and self-play data
+//! generation. Any other arguments are UCI commands, one per argument, run in order before the
+//! program exits (OpenBench runs `patina "genfens N seed S book B" "quit"`).
 
 use clap::{Parser, Subcommand};
+use patina::datagen::{DatagenEvent, DatagenRequest};
 use patina::options::EngineOptions;
 use patina::position::Position;
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 #[derive(Parser)]
-#[command(name = "patina", version, about = "Patina, a UCI chess engine")]
+#[command(
+    name = "patina",
+    version,
+    about = "Patina, a UCI chess engine",
+    after_help = "Without a command it speaks UCI on stdin/stdout. Arguments that are not commands \
+                  are UCI command lines, run in order before exiting:\n  \
+                  patina \"genfens 10 seed 1 book None\" \"quit\""
+)]
 struct Cli {
     /// Read option defaults from this engine.toml instead of the built-in one.
     #[arg(long, value_name = "FILE", global = true)]
@@ -44,6 +57,31 @@ enum CliCommand {
         #[arg(long)]
         chess960: bool,
     },
+    /// Self-play games for evaluation tuning: appends `FEN | score | result` lines to --out and
+    /// resumes from FILE.progress when run again.
+    Datagen {
+        /// Games the output file should hold at the end (games already in it count).
+        #[arg(long)]
+        games: u64,
+        /// Nodes searched per move [default: 5000, or the value recorded in FILE.progress].
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        nodes: Option<u64>,
+        /// Worker threads, each playing whole games.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+        threads: u16,
+        /// The data file; FILE.progress beside it records what it holds.
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// Random seed of the openings [default: the recorded one, else drawn from the clock].
+        #[arg(long)]
+        seed: Option<u64>,
+        /// EPD opening book (random lines plus two random plies) instead of random openings.
+        #[arg(long, value_name = "FILE.epd")]
+        book: Option<PathBuf>,
+    },
+    /// Not a subcommand: each argument is a UCI command, run in order, then the program exits.
+    #[command(external_subcommand)]
+    UciLines(Vec<String>),
 }
 
 fn load_options(path: Option<&std::path::Path>) -> Result<EngineOptions, String> {
@@ -66,6 +104,51 @@ fn setup(fen: Option<&str>, moves: &str, chess960: bool) -> Result<Position, Str
     base.play_uci_moves(moves.split_whitespace()).map_err(|e| e.to_string())
 }
 
+/// Runs datagen with Ctrl-C (and SIGTERM) wired to a clean stop; progress goes to stderr.
+fn datagen(request: DatagenRequest) -> ExitCode {
+    let stop = Arc::new(AtomicBool::new(false));
+    let handler_stop = Arc::clone(&stop);
+    let installed = ctrlc::set_handler(move || {
+        if handler_stop.swap(true, Ordering::Relaxed) {
+            eprintln!("datagen: second interrupt, exiting now; the unfinished games are replayed on resume");
+            std::process::exit(130);
+        }
+        eprintln!("datagen: interrupt, finishing the games in progress (interrupt again to quit at once)");
+    });
+    if let Err(error) = installed {
+        eprintln!("datagen: cannot catch Ctrl-C ({error}); an interrupt loses only unfinished games");
+    }
+    let outcome = patina::datagen::run(&request, &stop, |event| match event {
+        DatagenEvent::Started { seed, nodes, book, first_game, games } => eprintln!(
+            "datagen: seed {seed}, {nodes} nodes per move, book {}, games {first_game}..{games} into {}",
+            book.as_deref().unwrap_or("none"),
+            request.out.display()
+        ),
+        DatagenEvent::Progress(progress) => eprintln!("datagen: {progress}"),
+    });
+    match outcome {
+        Ok(progress) if progress.run_games == 0 && progress.games_done >= progress.games_total => {
+            eprintln!("datagen: {} already holds {} games", request.out.display(), progress.games_done);
+            ExitCode::SUCCESS
+        }
+        Ok(progress) => {
+            eprintln!(
+                "datagen: {progress}  ({} games this run in {:.1} s)",
+                progress.run_games,
+                progress.elapsed.as_secs_f64()
+            );
+            if stop.load(Ordering::Relaxed) && progress.games_done < progress.games_total {
+                eprintln!("datagen: stopped; run the same command again to continue");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("patina: datagen: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let options = match load_options(cli.config.as_deref()) {
@@ -80,6 +163,13 @@ fn main() -> ExitCode {
             let code =
                 patina::uci::run(options, std::io::BufReader::new(std::io::stdin()), std::io::stdout());
             ExitCode::from(code as u8)
+        }
+        Some(CliCommand::UciLines(lines)) => {
+            let input = std::io::Cursor::new(lines.join("\n").into_bytes());
+            ExitCode::from(patina::uci::run(options, input, std::io::stdout()) as u8)
+        }
+        Some(CliCommand::Datagen { games, nodes, threads, out, seed, book }) => {
+            datagen(DatagenRequest { out, games, threads: threads as usize, seed, nodes, book })
         }
         Some(CliCommand::Bench { depth }) => {
             let result = patina::bench::run(depth, |index, fen, nodes| {

@@ -461,8 +461,8 @@ fn bad_fens_are_rejected_and_go_refuses_until_a_valid_position() {
         ("position startpos e2e4", &["unexpected 'e2e4'"]),
         ("position endgame", &["'endgame'"]),
         ("position fen 8/8/8/8/8/8/8/8 w - - 0 1", &["invalid fen", "king"]),
-        ("position fen 4k3/8/8/8/8/8/8/K3K3 w - - 0 1", &["invalid fen", "too many kings"]),
-        ("position fen 4k3/8/8/8/8/8/8/4R1K1 w - - 0 1", &["invalid fen", "opposite check"]),
+        ("position fen 4k3/8/8/8/8/8/8/K3K3 w - - 0 1", &["invalid fen", "more than one king"]),
+        ("position fen 4k3/8/8/8/8/8/8/4R1K1 w - - 0 1", &["invalid fen", "side not to move is in check"]),
         (
             "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1",
             &["invalid fen", "halfmove"],

@@ -31,6 +31,15 @@ pub struct GoParams {
     pub perft: Option<u32>,
 }
 
+/// `genfens N seed S book <None|FILE>`: OpenBench asks for N opening FENs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GenfensParams {
+    pub count: u64,
+    pub seed: u64,
+    /// The EPD book, or `None` for random openings (OpenBench sends `book None`).
+    pub book: Option<String>,
+}
+
 /// One UCI (or Stockfish-style debugging) command.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
@@ -56,6 +65,7 @@ pub enum Command {
     Eval,
     Bench(Option<i32>),
     Result,
+    Genfens(GenfensParams),
     /// A blank line: nothing to do.
     Empty,
 }
@@ -103,11 +113,38 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
                 _ => error(format!("bench: depth must be an integer 1..64, got '{token}'")),
             },
         },
+        "genfens" => parse_genfens(rest).map(Command::Genfens),
         "setoption" => parse_setoption(rest),
         "position" => parse_position(rest),
         "go" => parse_go(rest).map(Command::Go),
         other => error(format!("unknown command '{other}'")),
     }
+}
+
+fn parse_genfens(tokens: &[&str]) -> Result<GenfensParams, ParseError> {
+    let usage = "genfens N [seed S] [book <None|FILE>]";
+    let Some((count, mut rest)) = tokens.split_first() else {
+        return error(format!("genfens: missing the number of FENs; expected '{usage}'"));
+    };
+    let count =
+        count.parse().map_err(|_| ParseError(format!("genfens: N must be an integer, got '{count}'")))?;
+    let mut params = GenfensParams { count, seed: 0, book: None };
+    while let Some((&key, after)) = rest.split_first() {
+        let Some((&value, after)) = after.split_first() else {
+            return error(format!("genfens: '{key}' needs a value; expected '{usage}'"));
+        };
+        match key {
+            "seed" => {
+                params.seed = value
+                    .parse()
+                    .map_err(|_| ParseError(format!("genfens: seed must be an integer, got '{value}'")))?
+            }
+            "book" => params.book = (!value.eq_ignore_ascii_case("none")).then(|| value.to_string()),
+            other => return error(format!("genfens: unknown parameter '{other}'; expected '{usage}'")),
+        }
+        rest = after;
+    }
+    Ok(params)
 }
 
 fn parse_setoption(tokens: &[&str]) -> Result<Command, ParseError> {
@@ -274,6 +311,22 @@ mod tests {
             Command::SetOption { name: "Clear Hash".into(), value: None }
         );
         assert!(parse("setoption Hash 3").is_err());
+    }
+
+    #[test]
+    fn parses_genfens_as_openbench_sends_it() {
+        assert_eq!(
+            parse("genfens 10 seed 42 book None").unwrap(),
+            Command::Genfens(GenfensParams { count: 10, seed: 42, book: None })
+        );
+        assert_eq!(
+            parse("genfens 3 book books/a.epd seed 1").unwrap(),
+            Command::Genfens(GenfensParams { count: 3, seed: 1, book: Some("books/a.epd".into()) })
+        );
+        assert!(parse("genfens ten").unwrap_err().0.contains("'ten'"));
+        assert!(parse("genfens 5 seed -x").unwrap_err().0.contains("'-x'"));
+        assert!(parse("genfens 5 seed").unwrap_err().0.contains("'seed' needs a value"));
+        assert!(parse("genfens 5 colour red").unwrap_err().0.contains("'colour'"));
     }
 
     #[test]

@@ -4,8 +4,9 @@
 //! no position (so `go` answers `bestmove 0000` rather than search a game the GUI never sent);
 //! a rejected `setoption` changes nothing.
 
-use super::command::{self, Command, GoParams, PositionStart};
+use super::command::{self, Command, GenfensParams, GoParams, PositionStart};
 use super::output;
+use crate::datagen::{self, Book, OpeningSource};
 use crate::engine::Engine;
 use crate::eval;
 use crate::options::{self, EngineOptions, OptionChange};
@@ -170,8 +171,33 @@ impl<W: Write> Session<W> {
                 let line = format!("{} nodes {} nps", result.nodes, result.nps());
                 self.say(&line);
             }
+            Command::Genfens(params) => {
+                self.settle_search();
+                self.genfens(&params);
+            }
         }
         self.flow()
+    }
+
+    /// OpenBench's `genfens`: one `info string genfens <FEN>` line per opening, printed as each
+    /// is found (the client waits on every line).
+    fn genfens(&mut self, params: &GenfensParams) {
+        let chess960 = self.options.chess960;
+        let book = match &params.book {
+            Some(path) => match Book::load(std::path::Path::new(path), chess960) {
+                Ok(book) => Some(book),
+                Err(error) => return self.error(&format!("genfens: {error}")),
+            },
+            None => None,
+        };
+        let source = OpeningSource { book: book.as_ref(), mode: castling_mode(chess960) };
+        let generated = datagen::genfens(params.count, params.seed, source, |fen| {
+            self.say(&format!("info string genfens {fen}"));
+            !self.broken
+        });
+        if let Err(error) = generated {
+            self.error(&format!("genfens: {error}"));
+        }
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {

@@ -1,0 +1,228 @@
+//! One self-play game: search every move with a fixed node budget, keep the quiet positions,
+//! stop when the rules or the adjudication rules say so, and label the kept positions with the
+//! result.
+//!
+//! Before each move the full FIDE rules (`rules::judge`) decide whether the game is over
+//! (checkmate, stalemate, fivefold repetition, the seventy-five-move rule, insufficient
+//! material); a claimable threefold repetition or fifty-move rule is taken as a draw, as a GUI
+//! would claim it. After each search the adjudicator may end the game: a resignation when both
+//! sides have agreed for `RESIGN_PLIES` plies that one of them is `RESIGN_SCORE_CP` ahead, a
+//! draw after `DRAW_FROM_PLY` when the score stayed within `DRAW_SCORE_CP` for `DRAW_PLIES`
+//! plies, and a draw at `MAX_GAME_PLIES`. Plies are counted from the end of the opening.
+//!
+//! A position is kept only when its label is likely to mean something for a static
+//! evaluation: the side to move is not in check, the best move is neither a capture nor a
+//! promotion (the position is "quiet"), and the score is not a mate score.
+
+use crate::position::Position;
+use crate::rules;
+use crate::search::{self, Score, SearchControl, SearchLimits};
+use crate::tt::TranspositionTable;
+use shakmaty::{Color, Move};
+use std::fmt::Write as _;
+
+/// Score (centipawns) at which the losing side resigns.
+pub const RESIGN_SCORE_CP: i32 = 1000;
+/// Consecutive plies both sides must see the resignation score, with the same winner.
+pub const RESIGN_PLIES: u32 = 4;
+/// Largest absolute score (centipawns) that counts towards draw adjudication.
+pub const DRAW_SCORE_CP: i32 = 10;
+/// Consecutive near-zero plies that adjudicate a draw.
+pub const DRAW_PLIES: u32 = 10;
+/// Plies that must have been played before near-zero scores start to count.
+pub const DRAW_FROM_PLY: u32 = 80;
+/// A game still running after this many plies is a draw.
+pub const MAX_GAME_PLIES: u32 = 400;
+/// What a mate score counts as when adjudicating (beyond any resignation threshold).
+const MATE_AS_CP: i32 = 32_000;
+
+/// The outcome of a game from White's point of view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameResult {
+    WhiteWins,
+    Draw,
+    BlackWins,
+}
+
+impl GameResult {
+    /// The label written after each position: `1.0`, `0.5` or `0.0`.
+    pub fn label(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1.0",
+            GameResult::Draw => "0.5",
+            GameResult::BlackWins => "0.0",
+        }
+    }
+
+    /// A win for whoever `white_cp` favours.
+    fn favoured_by(white_cp: i32) -> GameResult {
+        if white_cp > 0 {
+            GameResult::WhiteWins
+        } else {
+            GameResult::BlackWins
+        }
+    }
+}
+
+/// A finished game: the kept positions (FEN, White's score in centipawns) and the result.
+#[derive(Debug, Clone)]
+pub struct GameRecord {
+    pub positions: Vec<(String, i32)>,
+    pub result: GameResult,
+}
+
+impl GameRecord {
+    /// The game's lines, `FEN | score | result` each, newline-terminated.
+    pub fn to_text(&self) -> String {
+        let mut text = String::new();
+        for (fen, score) in &self.positions {
+            let _ = writeln!(text, "{fen} | {score} | {}", self.result.label());
+        }
+        text
+    }
+}
+
+/// Tracks the score streaks that end a game early.
+#[derive(Debug, Default)]
+struct Adjudicator {
+    resign_streak: u32,
+    /// Sign (1 or -1) of White's score over the current resignation streak.
+    resign_sign: i32,
+    draw_streak: u32,
+}
+
+impl Adjudicator {
+    /// Takes White's score after the search at `ply`; says whether the game ends here.
+    fn update(&mut self, ply: u32, white_cp: i32) -> Option<GameResult> {
+        if white_cp.abs() >= RESIGN_SCORE_CP {
+            let sign = white_cp.signum();
+            self.resign_streak = if sign == self.resign_sign { self.resign_streak + 1 } else { 1 };
+            self.resign_sign = sign;
+        } else {
+            self.resign_streak = 0;
+            self.resign_sign = 0;
+        }
+        if self.resign_streak >= RESIGN_PLIES {
+            return Some(GameResult::favoured_by(white_cp));
+        }
+        let near_zero = ply >= DRAW_FROM_PLY && white_cp.abs() <= DRAW_SCORE_CP;
+        self.draw_streak = if near_zero { self.draw_streak + 1 } else { 0 };
+        (self.draw_streak >= DRAW_PLIES).then_some(GameResult::Draw)
+    }
+}
+
+/// White's view of a search score, mates counted as `MATE_AS_CP`.
+fn white_centipawns(score: Score, turn: Color) -> i32 {
+    let own = match score {
+        Score::Centipawns(cp) => cp,
+        Score::Mate(moves) if moves > 0 => MATE_AS_CP,
+        Score::Mate(_) => -MATE_AS_CP,
+    };
+    match turn {
+        Color::White => own,
+        Color::Black => -own,
+    }
+}
+
+/// The result the rules give, if the game is over or a draw can be claimed.
+fn rules_result(pos: &Position) -> Option<GameResult> {
+    let verdict = rules::judge(pos);
+    match verdict.score {
+        rules::Score::WhiteWins => Some(GameResult::WhiteWins),
+        rules::Score::BlackWins => Some(GameResult::BlackWins),
+        rules::Score::Draw => Some(GameResult::Draw),
+        rules::Score::Unfinished if !verdict.claims.is_empty() => Some(GameResult::Draw),
+        rules::Score::Unfinished => None,
+    }
+}
+
+/// Whether a searched position goes into the data (see the module comment).
+fn is_kept(pos: &Position, best: Move, score: Score) -> bool {
+    !pos.is_check() && !best.is_capture() && !best.is_promotion() && matches!(score, Score::Centipawns(_))
+}
+
+/// Plays the game from `start` to its end, searching `nodes` nodes per move on one thread with
+/// `tt` (which the caller has cleared for this game).
+pub fn play(start: Position, nodes: u64, tt: &TranspositionTable) -> GameRecord {
+    let limits = SearchLimits { nodes: Some(nodes), multipv: 1, threads: 1, ..SearchLimits::default() };
+    let mut pos = start;
+    let mut positions = Vec::new();
+    let mut adjudicator = Adjudicator::default();
+    let mut ply = 0;
+    let result = loop {
+        if let Some(result) = rules_result(&pos) {
+            break result;
+        }
+        if ply >= MAX_GAME_PLIES {
+            break GameResult::Draw;
+        }
+        let control = SearchControl::new(false);
+        let outcome = search::run(&pos, &limits, tt, &control, &|_| {});
+        let white_cp = white_centipawns(outcome.score, pos.turn());
+        if is_kept(&pos, outcome.best, outcome.score) {
+            positions.push((pos.fen(), white_cp));
+        }
+        if let Some(result) = adjudicator.update(ply, white_cp) {
+            break result;
+        }
+        pos.play_game_move(outcome.best);
+        ply += 1;
+    };
+    GameRecord { positions, result }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resignation_needs_four_agreeing_plies() {
+        let mut judge = Adjudicator::default();
+        assert_eq!(judge.update(0, 1200), None);
+        assert_eq!(judge.update(1, 1500), None);
+        assert_eq!(judge.update(2, -1100), None, "a change of winner restarts the streak");
+        assert_eq!(judge.update(3, -1000), None);
+        assert_eq!(judge.update(4, -MATE_AS_CP), None);
+        assert_eq!(judge.update(5, -1300), Some(GameResult::BlackWins));
+    }
+
+    #[test]
+    fn draws_need_ten_quiet_plies_after_ply_eighty() {
+        let mut judge = Adjudicator::default();
+        for ply in 70..89 {
+            assert_eq!(judge.update(ply, 5), None, "ply {ply}");
+        }
+        assert_eq!(judge.update(89, -10), Some(GameResult::Draw));
+        let mut judge = Adjudicator::default();
+        for ply in 80..89 {
+            assert_eq!(judge.update(ply, 0), None);
+        }
+        assert_eq!(judge.update(89, 11), None, "one larger score restarts the count");
+    }
+
+    #[test]
+    fn scores_are_turned_to_whites_view() {
+        assert_eq!(white_centipawns(Score::Centipawns(35), Color::Black), -35);
+        assert_eq!(white_centipawns(Score::Mate(2), Color::Black), -MATE_AS_CP);
+        assert_eq!(white_centipawns(Score::Mate(-3), Color::Black), MATE_AS_CP);
+    }
+
+    #[test]
+    fn finished_games_end_before_any_search() {
+        let mated = Position::default().play_uci_moves(["f2f3", "e7e5", "g2g4", "d8h4"]).unwrap();
+        let tt = TranspositionTable::new(1).unwrap();
+        let record = play(mated, 100, &tt);
+        assert_eq!(record.result, GameResult::BlackWins);
+        assert!(record.positions.is_empty());
+        assert_eq!(record.to_text(), "");
+    }
+
+    #[test]
+    fn lines_have_fen_score_and_result() {
+        let record = GameRecord {
+            positions: vec![("8/8/4k3/8/8/3BK3/8/8 w - - 0 1".into(), -12)],
+            result: GameResult::Draw,
+        };
+        assert_eq!(record.to_text(), "8/8/4k3/8/8/3BK3/8/8 w - - 0 1 | -12 | 0.5\n");
+    }
+}

@@ -1,0 +1,157 @@
+//! Self-play data generation for evaluation tuning (`patina datagen`) and OpenBench's
+//! `genfens` opening generator.
+//!
+//! `run` plays games on worker threads and appends one line per kept position to the output
+//! file: `FEN | score | result`, the score in centipawns and the result (`1.0`, `0.5`, `0.0`)
+//! both from White's point of view. Game `i` is a pure function of `(seed, i)`: its opening is
+//! drawn from `Rng::for_item(seed, i)` (`opening.rs`) and every move is a single-threaded,
+//! node-limited search on a table cleared for the game (`game.rs`). Workers (`runner.rs`) take
+//! the next game index from a shared counter; finished games come back over a channel and the
+//! calling thread writes them strictly in index order, each whole in one write, so the file is
+//! byte-identical for the same seed, node budget and book, whatever the thread count and however
+//! often the run was interrupted and resumed (`progress.rs` keeps the `FILE.progress` sidecar
+//! that makes resuming work). Raising the caller's `stop` flag (Ctrl-C in `main.rs`) starts no
+//! further games; the games in flight finish and are written, so the file only ever holds
+//! whole games.
+
+mod book;
+mod game;
+mod opening;
+mod progress;
+mod rng;
+mod runner;
+
+pub use book::Book;
+pub use game::{GameRecord, GameResult};
+pub use opening::{genfens, OpeningSource};
+pub use progress::sidecar_path;
+pub use runner::run;
+
+use crate::tt::AllocationError;
+use std::fmt;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Nodes searched per move when neither the command nor the sidecar says.
+pub const DEFAULT_NODES: u64 = 5000;
+
+/// What `patina datagen` was asked to do. `None` settings come from the sidecar when resuming.
+#[derive(Debug, Clone)]
+pub struct DatagenRequest {
+    pub out: PathBuf,
+    /// Games the file should hold when the run ends (games already in it count).
+    pub games: u64,
+    pub threads: usize,
+    pub seed: Option<u64>,
+    pub nodes: Option<u64>,
+    pub book: Option<PathBuf>,
+}
+
+/// Why a run (or `genfens`) could not go on; each names the file, line or setting at fault.
+#[derive(Debug)]
+pub enum DatagenError {
+    Io { path: PathBuf, action: &'static str, error: std::io::Error },
+    Book { path: PathBuf, line: usize, reason: String },
+    EmptyBook(PathBuf),
+    Progress { path: PathBuf, reason: String },
+    Mismatch { path: PathBuf, field: &'static str, stored: String, given: String },
+    UnrecordedData(PathBuf),
+    NoOpening { index: u64, attempts: u32 },
+    Table(AllocationError),
+    Thread(std::io::Error),
+}
+
+impl fmt::Display for DatagenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DatagenError::Io { path, action, error } => {
+                write!(f, "cannot {action} {}: {error}", path.display())
+            }
+            DatagenError::Book { path, line, reason } => {
+                write!(f, "book {} line {line}: {reason}", path.display())
+            }
+            DatagenError::EmptyBook(path) => write!(f, "book {} has no positions", path.display()),
+            DatagenError::Progress { path, reason } => {
+                write!(f, "progress file {}: {reason}", path.display())
+            }
+            DatagenError::Mismatch { path, field, stored, given } => write!(
+                f,
+                "{} records {field} '{stored}' but '{given}' was given; resume with the same {field} \
+                 (or leave it out), or write to another --out",
+                path.display()
+            ),
+            DatagenError::UnrecordedData(path) => write!(
+                f,
+                "{} already holds data but has no {}; refusing to append to it (choose another --out)",
+                path.display(),
+                sidecar_path(path).display()
+            ),
+            DatagenError::NoOpening { index, attempts } => {
+                write!(f, "no balanced opening for game {index} after {attempts} tries (check the book)")
+            }
+            DatagenError::Table(error) => write!(f, "{error}"),
+            DatagenError::Thread(error) => write!(f, "cannot start a worker thread: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for DatagenError {}
+
+/// What `run` tells its caller while it works.
+#[derive(Debug, Clone)]
+pub enum DatagenEvent {
+    /// The settings in force (drawn or read back from the sidecar) and where the run starts.
+    Started {
+        seed: u64,
+        nodes: u64,
+        book: Option<String>,
+        first_game: u64,
+        games: u64,
+    },
+    Progress(Progress),
+}
+
+/// Counts of a run so far; `Display` gives the progress line.
+#[derive(Debug, Clone, Copy)]
+pub struct Progress {
+    /// Games in the file, from earlier runs too.
+    pub games_done: u64,
+    pub games_total: u64,
+    /// Positions in the file, from earlier runs too.
+    pub positions: u64,
+    pub run_games: u64,
+    pub run_positions: u64,
+    pub elapsed: Duration,
+}
+
+impl Progress {
+    pub fn positions_per_second(&self) -> u64 {
+        (self.run_positions as u128 * 1000 / self.elapsed.as_millis().max(1)) as u64
+    }
+
+    /// Estimated time left at this run's rate so far.
+    pub fn eta(&self) -> Option<Duration> {
+        let left = self.games_total.saturating_sub(self.games_done);
+        (self.run_games > 0).then(|| self.elapsed.mul_f64(left as f64 / self.run_games as f64))
+    }
+}
+
+impl fmt::Display for Progress {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "games {}/{}  positions {}  {} pos/s",
+            self.games_done,
+            self.games_total,
+            self.positions,
+            self.positions_per_second()
+        )?;
+        match self.eta() {
+            Some(eta) => {
+                let seconds = eta.as_secs();
+                write!(f, "  eta {}h{:02}m{:02}s", seconds / 3600, seconds / 60 % 60, seconds % 60)
+            }
+            None => f.write_str("  eta ?"),
+        }
+    }
+}

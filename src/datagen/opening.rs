@@ -1,0 +1,140 @@
+//! Opening positions for self-play and for OpenBench's `genfens`.
+//!
+//! A candidate is a random book line followed by `BOOK_RANDOM_PLIES` random legal plies (so
+//! games from the same line still differ), or, without a book, the start position followed by
+//! 8 or 9 random legal plies. A candidate is kept only if the game is not over, the side to move
+//! is not in check, and a quick search (`BALANCE_CHECK_NODES`, one thread, cleared table) scores
+//! it within `BALANCE_LIMIT_CP`: random plies often hang a piece, and a lost position teaches the
+//! evaluation nothing. Everything is drawn from the caller's `Rng`, so an opening is a pure
+//! function of the seed stream.
+
+use super::book::Book;
+use super::rng::Rng;
+use super::DatagenError;
+use crate::position::Position;
+use crate::rules;
+use crate::search::{self, Score, SearchControl, SearchLimits};
+use crate::tt::TranspositionTable;
+use shakmaty::CastlingMode;
+use std::collections::HashSet;
+
+/// Random plies played after a book line.
+pub const BOOK_RANDOM_PLIES: usize = 2;
+/// Random plies from the start position without a book: this many, or one more.
+pub const RANDOM_PLIES_MIN: usize = 8;
+/// Node budget of the search that decides whether an opening is balanced.
+pub const BALANCE_CHECK_NODES: u64 = 5000;
+/// Largest absolute score (centipawns, side to move) an opening may have.
+pub const BALANCE_LIMIT_CP: i32 = 200;
+/// Candidates tried for one opening before giving up (a degenerate book).
+pub const MAX_OPENING_ATTEMPTS: u32 = 1000;
+/// Openings tried for one `genfens` line before accepting a repeat (a tiny book).
+const DISTINCT_ATTEMPTS: u32 = 100;
+/// Table size for the balance searches of `genfens`.
+const GENFENS_HASH_MIB: usize = 8;
+
+/// Where openings come from: a book, or the start position in `mode`.
+#[derive(Clone, Copy)]
+pub struct OpeningSource<'a> {
+    pub book: Option<&'a Book>,
+    pub mode: CastlingMode,
+}
+
+impl OpeningSource<'_> {
+    /// Draws candidates from `rng` until one is balanced; `None` after `MAX_OPENING_ATTEMPTS`.
+    /// `tt` serves the balance searches and is cleared before each.
+    pub fn balanced_opening(&self, rng: &mut Rng, tt: &TranspositionTable) -> Option<Position> {
+        (0..MAX_OPENING_ATTEMPTS).find_map(|_| self.candidate(rng).filter(|pos| is_balanced(pos, tt)))
+    }
+
+    /// One random opening, or `None` when the random plies ended the game or gave check.
+    fn candidate(&self, rng: &mut Rng) -> Option<Position> {
+        let (mut pos, plies) = match self.book {
+            Some(book) if !book.is_empty() => (book.position(rng.below(book.len()))?, BOOK_RANDOM_PLIES),
+            _ => (Position::startpos(self.mode), RANDOM_PLIES_MIN + rng.below(2)),
+        };
+        for _ in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                return None;
+            }
+            pos.play_game_move(moves[rng.below(moves.len())]);
+        }
+        let verdict = rules::judge(&pos);
+        let playable = !verdict.is_over() && verdict.claims.is_empty() && !pos.is_check();
+        playable.then_some(pos)
+    }
+}
+
+/// A quick search says neither side is clearly better.
+fn is_balanced(pos: &Position, tt: &TranspositionTable) -> bool {
+    tt.clear();
+    let limits =
+        SearchLimits { nodes: Some(BALANCE_CHECK_NODES), multipv: 1, threads: 1, ..SearchLimits::default() };
+    let control = SearchControl::new(false);
+    let outcome = search::run(pos, &limits, tt, &control, &|_| {});
+    matches!(outcome.score, Score::Centipawns(cp) if cp.abs() <= BALANCE_LIMIT_CP)
+}
+
+/// OpenBench's `genfens`: hands `emit` the FENs of `count` balanced openings, distinct where the
+/// source allows, the same ones for the same `seed`, source and build. `emit` returns false to
+/// end early (the output is gone).
+pub fn genfens(
+    count: u64,
+    seed: u64,
+    source: OpeningSource<'_>,
+    mut emit: impl FnMut(&str) -> bool,
+) -> Result<(), DatagenError> {
+    let tt = TranspositionTable::new(GENFENS_HASH_MIB).map_err(DatagenError::Table)?;
+    let mut seen = HashSet::new();
+    for index in 0..count {
+        let mut rng = Rng::for_item(seed, index);
+        let mut chosen = None;
+        for _ in 0..DISTINCT_ATTEMPTS {
+            let pos = source
+                .balanced_opening(&mut rng, &tt)
+                .ok_or(DatagenError::NoOpening { index, attempts: MAX_OPENING_ATTEMPTS })?;
+            let is_new = seen.insert(pos.key());
+            chosen = Some(pos);
+            if is_new {
+                break;
+            }
+        }
+        if let Some(pos) = chosen {
+            if !emit(&pos.fen()) {
+                break;
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_openings_are_playable_and_reproducible() {
+        let source = OpeningSource { book: None, mode: CastlingMode::Standard };
+        let tt = TranspositionTable::new(1).unwrap();
+        let first = source.balanced_opening(&mut Rng::for_item(5, 0), &tt).unwrap();
+        let again = source.balanced_opening(&mut Rng::for_item(5, 0), &tt).unwrap();
+        assert_eq!(first.fen(), again.fen());
+        assert!(!first.is_check() && !rules::judge(&first).is_over());
+        let plies = first.fen().split_whitespace().nth(5).and_then(|n| n.parse::<u32>().ok()).unwrap();
+        assert_eq!(plies, 5, "8 or 9 plies from the start reach move 5: {}", first.fen());
+    }
+
+    #[test]
+    fn book_openings_start_from_a_book_line() {
+        let text = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n";
+        let book = Book::parse(std::path::Path::new("b.epd"), text, false).unwrap();
+        let source = OpeningSource { book: Some(&book), mode: CastlingMode::Standard };
+        let tt = TranspositionTable::new(1).unwrap();
+        let pos = source.balanced_opening(&mut Rng::for_item(1, 0), &tt).unwrap();
+        // Two random plies after 1. e4 (Black's reply, White's second move): Black to move at 2.
+        let fen = pos.fen();
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        assert_eq!((fields[1], fields[5]), ("b", "2"), "{fen}");
+    }
+}

@@ -1,0 +1,227 @@
+//! The run itself: worker threads play games, this thread writes them in index order.
+//!
+//! Workers take the next game index from a shared `Schedule` and send each finished game (or an
+//! error) over a channel. The `Writer` keeps games that arrive early until every game before them
+//! is written, so the file grows in index order only, one whole game per write. Raising `stop` or
+//! `abort` makes workers take no new game; the games already taken finish and are written, and
+//! since indices are handed out in order, the written games always form an unbroken prefix.
+
+use super::book::Book;
+use super::game::{self, GameRecord};
+use super::opening::{self, OpeningSource};
+use super::progress::Output;
+use super::rng::Rng;
+use super::{DatagenError, DatagenEvent, DatagenRequest, Progress};
+use crate::tt::TranspositionTable;
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
+use shakmaty::CastlingMode;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// Transposition table per worker, cleared for each game.
+const HASH_MIB: usize = 8;
+/// How often `run` reports progress.
+const PROGRESS_INTERVAL: Duration = Duration::from_secs(2);
+/// Stack of a worker thread: the search recurses on it (the engine's search thread uses the same).
+const WORKER_STACK_BYTES: usize = 16 << 20;
+
+/// Everything a worker needs to play game `index`.
+struct GameSettings<'a> {
+    seed: u64,
+    nodes: u64,
+    source: OpeningSource<'a>,
+}
+
+impl GameSettings<'_> {
+    fn play(&self, index: u64, tt: &TranspositionTable) -> Result<GameRecord, DatagenError> {
+        let mut rng = Rng::for_item(self.seed, index);
+        let opening = self
+            .source
+            .balanced_opening(&mut rng, tt)
+            .ok_or(DatagenError::NoOpening { index, attempts: opening::MAX_OPENING_ATTEMPTS })?;
+        tt.clear();
+        Ok(game::play(opening, self.nodes, tt))
+    }
+}
+
+type Finished = Result<(u64, GameRecord), DatagenError>;
+
+/// Where workers get their next game and whether to take one at all.
+///
+/// `Relaxed` ordering is enough for all three atomics: `next` only has to hand out distinct
+/// indices, and a worker that sees `stop` or `abort` a game late merely finishes one more game,
+/// which is then written like any other.
+struct Schedule<'a> {
+    next: AtomicU64,
+    total: u64,
+    /// The caller's stop flag (Ctrl-C).
+    stop: &'a AtomicBool,
+    /// Raised by the writer after an error.
+    abort: AtomicBool,
+}
+
+impl Schedule<'_> {
+    /// The next game index to play, or `None` when all are taken or the run is stopping.
+    fn take(&self) -> Option<u64> {
+        if self.stop.load(Ordering::Relaxed) || self.abort.load(Ordering::Relaxed) {
+            return None;
+        }
+        let index = self.next.fetch_add(1, Ordering::Relaxed);
+        (index < self.total).then_some(index)
+    }
+}
+
+/// One worker: plays the games the schedule hands out until it hands out none.
+fn work(settings: &GameSettings, schedule: &Schedule, sender: Sender<Finished>) {
+    let tt = match TranspositionTable::new(HASH_MIB) {
+        Ok(tt) => tt,
+        Err(error) => {
+            let _ = sender.send(Err(DatagenError::Table(error)));
+            return;
+        }
+    };
+    while let Some(index) = schedule.take() {
+        let finished = settings.play(index, &tt).map(|record| (index, record));
+        let failed = finished.is_err();
+        if sender.send(finished).is_err() || failed {
+            break;
+        }
+    }
+}
+
+/// Plays games until the file holds `request.games` of them or `stop` is raised; returns the
+/// final counts. See the module comment for the guarantees.
+pub fn run(
+    request: &DatagenRequest,
+    stop: &AtomicBool,
+    mut on_event: impl FnMut(DatagenEvent),
+) -> Result<Progress, DatagenError> {
+    // A bad --book fails before the output or its sidecar is touched.
+    let given_book = request.book.as_deref().map(|path| Book::load(path, false)).transpose()?;
+    let mut output = Output::open(request)?;
+    let checkpoint = output.checkpoint().clone();
+    let book = match (given_book, &checkpoint.book) {
+        (Some(book), _) => Some(book),
+        (None, Some(stored)) => Some(Book::load(Path::new(stored), false)?),
+        (None, None) => None,
+    };
+    let settings = GameSettings {
+        seed: checkpoint.seed,
+        nodes: checkpoint.nodes,
+        source: OpeningSource { book: book.as_ref(), mode: CastlingMode::Standard },
+    };
+    on_event(DatagenEvent::Started {
+        seed: checkpoint.seed,
+        nodes: checkpoint.nodes,
+        book: checkpoint.book.clone(),
+        first_game: checkpoint.games,
+        games: request.games,
+    });
+    let mut writer = Writer { output: &mut output, total: request.games, run_games: 0, run_positions: 0 };
+    if checkpoint.games >= request.games {
+        return Ok(writer.progress(Duration::ZERO));
+    }
+    let schedule = Schedule {
+        next: AtomicU64::new(checkpoint.games),
+        total: request.games,
+        stop,
+        abort: AtomicBool::new(false),
+    };
+    let (sender, receiver) = crossbeam_channel::unbounded();
+    std::thread::scope(|scope| {
+        let mut failure = None;
+        for id in 0..request.threads.max(1) {
+            let (settings, schedule, sender) = (&settings, &schedule, sender.clone());
+            let spawned = std::thread::Builder::new()
+                .name(format!("patina-datagen-{id}"))
+                .stack_size(WORKER_STACK_BYTES)
+                .spawn_scoped(scope, move || work(settings, schedule, sender));
+            if let Err(error) = spawned {
+                schedule.abort.store(true, Ordering::Relaxed);
+                failure = Some(DatagenError::Thread(error));
+                break;
+            }
+        }
+        drop(sender);
+        let collected = writer.collect(&receiver, &schedule.abort, &mut on_event);
+        match failure {
+            Some(error) => Err(error),
+            None => collected,
+        }
+    })
+}
+
+/// Writes finished games in index order and reports progress.
+struct Writer<'a> {
+    output: &'a mut Output,
+    total: u64,
+    run_games: u64,
+    run_positions: u64,
+}
+
+impl Writer<'_> {
+    fn progress(&self, elapsed: Duration) -> Progress {
+        let checkpoint = self.output.checkpoint();
+        Progress {
+            games_done: checkpoint.games,
+            games_total: self.total,
+            positions: checkpoint.positions,
+            run_games: self.run_games,
+            run_positions: self.run_positions,
+            elapsed,
+        }
+    }
+
+    /// Receives games until every worker has finished; the first error raises `abort` and is
+    /// returned once the games already finished before it are written.
+    fn collect(
+        &mut self,
+        receiver: &Receiver<Finished>,
+        abort: &AtomicBool,
+        on_event: &mut impl FnMut(DatagenEvent),
+    ) -> Result<Progress, DatagenError> {
+        let start = Instant::now();
+        let mut next_report = start + PROGRESS_INTERVAL;
+        let mut waiting = BTreeMap::new();
+        let mut first_error = None;
+        loop {
+            match receiver.recv_timeout(next_report.saturating_duration_since(Instant::now())) {
+                Ok(Ok((index, record))) => {
+                    waiting.insert(index, record);
+                    if first_error.is_none() {
+                        first_error = self.write_ready(&mut waiting).err();
+                    }
+                }
+                Ok(Err(error)) => {
+                    first_error.get_or_insert(error);
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+            if first_error.is_some() {
+                abort.store(true, Ordering::Relaxed);
+            }
+            if Instant::now() >= next_report {
+                on_event(DatagenEvent::Progress(self.progress(start.elapsed())));
+                next_report += PROGRESS_INTERVAL;
+            }
+        }
+        match first_error {
+            Some(error) => Err(error),
+            None => Ok(self.progress(start.elapsed())),
+        }
+    }
+
+    /// Writes every waiting game that continues the file without a gap.
+    fn write_ready(&mut self, waiting: &mut BTreeMap<u64, GameRecord>) -> Result<(), DatagenError> {
+        while let Some(record) = waiting.remove(&self.output.checkpoint().games) {
+            let positions = record.positions.len() as u64;
+            self.output.append_game(&record.to_text(), positions)?;
+            self.run_games += 1;
+            self.run_positions += positions;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,210 @@
+//! `patina datagen` and OpenBench's `genfens`, driven through the real binary: the data format,
+//! reproducibility across runs and thread counts, resuming (including after a torn write), and
+//! the refusals that protect a data file.
+
+use patina::position::Position;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn patina(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_patina")).args(args).output().expect("patina runs")
+}
+
+/// A fresh, empty directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("patina-datagen-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn path_str(path: &Path) -> &str {
+    path.to_str().expect("utf-8 temp path")
+}
+
+/// Runs `patina datagen --nodes 500` with `extra` arguments into `out`, asserting success.
+fn datagen(out: &Path, extra: &[&str]) {
+    let mut args = vec!["datagen", "--nodes", "500", "--out", path_str(out)];
+    args.extend_from_slice(extra);
+    let output = patina(&args);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "datagen {extra:?} failed: {stderr}");
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Checks one data line and returns its result label.
+fn check_line(line: &str) -> String {
+    let fields: Vec<&str> = line.split(" | ").collect();
+    assert_eq!(fields.len(), 3, "line is not 'FEN | score | result': {line}");
+    let pos = Position::from_fen(fields[0], false).unwrap_or_else(|e| panic!("{e} in line {line}"));
+    assert!(!pos.is_check(), "a kept position is in check: {line}");
+    let score: i32 = fields[1].parse().unwrap_or_else(|_| panic!("score is not an integer: {line}"));
+    assert!(score.abs() < 20_000, "mate scores are not kept: {line}");
+    assert!(["1.0", "0.5", "0.0"].contains(&fields[2]), "bad result: {line}");
+    fields[2].to_string()
+}
+
+#[test]
+fn datagen_is_reproducible_and_well_formed() {
+    let dir = scratch("repro");
+    let (first, second, one_thread) = (dir.join("a.txt"), dir.join("b.txt"), dir.join("c.txt"));
+    datagen(&first, &["--games", "4", "--threads", "2", "--seed", "7"]);
+    datagen(&second, &["--games", "4", "--threads", "2", "--seed", "7"]);
+    datagen(&one_thread, &["--games", "4", "--threads", "1", "--seed", "7"]);
+    let text = read(&first);
+    assert_eq!(text, read(&second), "same seed and threads must give the same bytes");
+    assert_eq!(text, read(&one_thread), "the thread count must not change the data");
+    assert!(text.lines().count() >= 4, "four games keep some positions:\n{text}");
+    for line in text.lines() {
+        check_line(line);
+    }
+    assert!(read(&patina::datagen::sidecar_path(&first)).contains("games 4\n"));
+
+    let other_seed = dir.join("d.txt");
+    datagen(&other_seed, &["--games", "4", "--threads", "2", "--seed", "8"]);
+    assert_ne!(text, read(&other_seed), "another seed gives other games");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn resuming_gives_the_same_file_as_one_run() {
+    let dir = scratch("resume");
+    let (whole, resumed) = (dir.join("whole.txt"), dir.join("resumed.txt"));
+    datagen(&whole, &["--games", "4", "--threads", "2", "--seed", "7"]);
+    datagen(&resumed, &["--games", "2", "--threads", "2", "--seed", "7"]);
+    // Seed and nodes come back from the sidecar when left out.
+    let output = patina(&["datagen", "--games", "4", "--threads", "2", "--out", path_str(&resumed)]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(read(&whole), read(&resumed));
+
+    // A torn write after the last recorded game (a killed run) is cut off on resume.
+    let mut torn = read(&resumed);
+    torn.push_str("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQ");
+    std::fs::write(&resumed, torn).unwrap();
+    datagen(&resumed, &["--games", "4", "--seed", "7"]);
+    assert_eq!(read(&whole), read(&resumed));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn every_game_has_one_result() {
+    // Growing the file one game at a time shows where each game's lines start and end.
+    let dir = scratch("games");
+    let out = dir.join("data.txt");
+    let mut seen = 0;
+    for games in 1..=4 {
+        datagen(&out, &["--games", &games.to_string(), "--seed", "11"]);
+        let text = read(&out);
+        let results: Vec<String> = text.lines().skip(seen).map(check_line).collect();
+        seen = text.lines().count();
+        assert!(results.windows(2).all(|pair| pair[0] == pair[1]), "game {games} mixes results: {results:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn datagen_refuses_to_mix_data() {
+    let dir = scratch("refuse");
+    let out = dir.join("data.txt");
+    datagen(&out, &["--games", "1", "--seed", "7"]);
+    let output = patina(&["datagen", "--games", "2", "--seed", "9", "--out", path_str(&out)]);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("seed '7'") && stderr.contains("'9'"), "{stderr}");
+
+    let foreign = dir.join("foreign.txt");
+    std::fs::write(&foreign, "not ours\n").unwrap();
+    let output = patina(&["datagen", "--games", "1", "--out", path_str(&foreign)]);
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("foreign.txt.progress"));
+    assert_eq!(read(&foreign), "not ours\n", "a refused file is left alone");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A small book: three balanced positions after 1. e4, 1. d4 and 1. c4.
+fn write_book(dir: &Path) -> PathBuf {
+    let book = dir.join("book.epd");
+    std::fs::write(
+        &book,
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n\
+         rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - hmvc 0; c0 \"d4\";\n\
+         \n\
+         rnbqkbnr/pppppppp/8/8/2P5/8/PP1PPPPP/RNBQKBNR b KQkq -\n",
+    )
+    .unwrap();
+    book
+}
+
+#[test]
+fn datagen_plays_from_a_book() {
+    let dir = scratch("book");
+    let (book, out) = (write_book(&dir), dir.join("data.txt"));
+    datagen(&out, &["--games", "2", "--threads", "2", "--seed", "3", "--book", path_str(&book)]);
+    let text = read(&out);
+    assert!(text.lines().count() >= 2, "{text}");
+    for line in text.lines() {
+        check_line(line);
+    }
+    let bad = dir.join("bad.epd");
+    std::fs::write(&bad, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\nbroken line\n").unwrap();
+    let output =
+        patina(&["datagen", "--games", "1", "--book", path_str(&bad), "--out", path_str(&dir.join("x.txt"))]);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("line 2") && stderr.contains("'broken line'"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The FENs of the `info string genfens` lines of `patina "genfens ..." "quit"`.
+fn genfens(command: &str) -> Vec<String> {
+    let output = patina(&[command, "quit"]);
+    assert!(output.status.success());
+    let text = String::from_utf8_lossy(&output.stdout).into_owned();
+    let fens: Vec<String> =
+        text.lines().filter_map(|l| l.strip_prefix("info string genfens ")).map(str::to_string).collect();
+    for fen in &fens {
+        let pos = Position::from_fen(fen, false).unwrap_or_else(|e| panic!("{e}"));
+        assert!(!pos.is_check() && !pos.legal_moves().is_empty(), "unplayable opening {fen}");
+    }
+    let distinct: std::collections::HashSet<&String> = fens.iter().collect();
+    assert_eq!(distinct.len(), fens.len(), "repeated openings: {fens:?}");
+    fens
+}
+
+#[test]
+fn genfens_prints_distinct_reproducible_openings() {
+    let fens = genfens("genfens 8 seed 11 book None");
+    assert_eq!(fens.len(), 8);
+    assert_eq!(fens, genfens("genfens 8 seed 11 book None"), "same seed, same openings");
+    assert_ne!(fens, genfens("genfens 8 seed 12 book None"), "another seed, other openings");
+
+    let dir = scratch("genfens");
+    let book = write_book(&dir);
+    let from_book = genfens(&format!("genfens 6 seed 5 book {}", path_str(&book)));
+    assert_eq!(from_book.len(), 6);
+    for fen in &from_book {
+        // A book line (Black to move at move 1) plus two random plies: Black to move at move 2.
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        assert_eq!((fields[1], fields[5]), ("b", "2"), "{fen}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn genfens_works_in_the_uci_loop_and_rejects_bad_input() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_patina"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("patina runs");
+    use std::io::Write;
+    let input = b"genfens 3 seed 1 book None\ngenfens many\ngenfens 1 book /no/such/book.epd\nquit\n";
+    child.stdin.take().expect("piped stdin").write_all(input).unwrap();
+    let text = String::from_utf8_lossy(&child.wait_with_output().unwrap().stdout).into_owned();
+    assert_eq!(text.lines().filter(|l| l.starts_with("info string genfens ")).count(), 3, "{text}");
+    assert!(text.contains("info string error: genfens: N must be an integer, got 'many'"), "{text}");
+    assert!(text.contains("/no/such/book.epd"), "{text}");
+}
