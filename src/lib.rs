@@ -18,6 +18,7 @@ pub mod perft;
 pub mod position;
 pub mod rules;
 pub mod search;
+pub mod see;
 pub mod time;
 pub mod tt;
 pub mod uci;

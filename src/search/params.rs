@@ -45,3 +45,29 @@ pub const HISTORY_MAX: i32 = 16_384;
 
 /// How often (in nodes) a worker publishes its node count and checks the clock and stop flag.
 pub const POLL_INTERVAL: u64 = 1024;
+
+/// Late-move pruning: at depth <= this, quiet moves after `(LMP_BASE + depth^2) / (2 - improving)`
+/// tried moves are skipped.
+pub const LMP_MAX_DEPTH: i32 = 8;
+pub const LMP_BASE: i32 = 3;
+
+/// Futility pruning: quiet moves are skipped when static eval plus this margin cannot reach alpha.
+pub const FUTILITY_MAX_DEPTH: i32 = 6;
+pub const FUTILITY_BASE: i32 = 90;
+pub const FUTILITY_PER_DEPTH: i32 = 80;
+
+/// SEE pruning at low depth: quiets losing more than `SEE_QUIET_MARGIN * depth`, captures losing
+/// more than `SEE_CAPTURE_MARGIN * depth`, are skipped.
+pub const SEE_PRUNE_MAX_DEPTH: i32 = 8;
+pub const SEE_QUIET_MARGIN: i32 = -60;
+pub const SEE_CAPTURE_MARGIN: i32 = -100;
+
+/// Soft time scaling after each iteration (see `Worker::time_scale`): an unstable best move
+/// earns more time, each stable iteration a little less, down to `STABILITY_FLOOR`.
+pub const INSTABILITY_BONUS: f64 = 1.4;
+pub const STABILITY_STEP: f64 = 0.1;
+pub const STABILITY_FLOOR: f64 = 0.8;
+/// A score drop of this many centipawns (or more) adds up to 50% time.
+pub const SCORE_DROP_FULL: i32 = 100;
+/// Node-share factor = NODE_SHARE_BASE - share of root nodes spent on the best move.
+pub const NODE_SHARE_BASE: f64 = 1.6;

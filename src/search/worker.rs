@@ -7,8 +7,9 @@
 use super::params::*;
 use super::{IterationReport, Score, ScoreBound, SearchControl, SearchEvent, SearchLimits};
 use crate::eval::evaluate;
-use crate::movepick::{gain_estimate, is_quiet, MovePicker};
+use crate::movepick::{gain_estimate, is_quiet, MovePicker, OrderingHints};
 use crate::position::Position;
+use crate::see::see_ge;
 use crate::tt::{decode_move, encode_move, Bound, TranspositionTable};
 use once_cell::sync::Lazy;
 use shakmaty::{Move, MoveList, Position as _, Role};
@@ -36,6 +37,8 @@ pub struct RootMove {
     pub pv: Vec<Move>,
     /// Whether the last score is exact or a bound from an aspiration failure.
     pub bound: ScoreBound,
+    /// Nodes spent below this move in the current iteration (main worker's own count).
+    pub nodes: u64,
 }
 
 /// What every worker of one search shares.
@@ -58,9 +61,17 @@ pub struct Worker<'a> {
     seldepth: usize,
     pub completed_depth: i32,
     stopped: bool,
+    /// Iterations in a row that ended with the same best move (main worker's time management).
+    stable_iterations: u32,
+    /// Best score of the previous completed iteration.
+    last_iteration_score: i32,
     killers: Box<[[Option<Move>; 2]; MAX_PLY + 1]>,
     /// Butterfly history: [side to move][from][to].
     history: Box<[[[i32; 64]; 64]; 2]>,
+    /// The reply that refuted each move last time: [side that replies][from][to] of the move.
+    counter_moves: Box<[[[Option<Move>; 64]; 64]; 2]>,
+    /// The move made at each ply (None for a null move), for counter-move lookups.
+    move_stack: [Option<Move>; MAX_PLY + 1],
     pv_table: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_length: [usize; MAX_PLY + 1],
     eval_stack: [i32; MAX_PLY + 1],
@@ -76,6 +87,7 @@ impl<'a> Worker<'a> {
                 previous_score: -INFINITY,
                 pv: vec![mv],
                 bound: ScoreBound::Exact,
+                nodes: 0,
             })
             .collect();
         Worker {
@@ -88,8 +100,12 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             completed_depth: 0,
             stopped: false,
+            stable_iterations: 0,
+            last_iteration_score: -INFINITY,
             killers: Box::new([[None; 2]; MAX_PLY + 1]),
             history: Box::new([[[0; 64]; 64]; 2]),
+            counter_moves: Box::new([[[None; 64]; 64]; 2]),
+            move_stack: [None; MAX_PLY + 1],
             pv_table: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_length: [0; MAX_PLY + 1],
             eval_stack: [0; MAX_PLY + 1],
@@ -106,9 +122,11 @@ impl<'a> Worker<'a> {
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let lines = limits.multipv.clamp(1, self.root_moves.len().max(1));
         for depth in 1..=max_depth {
+            let previous_best = self.root_moves[0].mv;
             for root_move in &mut self.root_moves {
                 root_move.previous_score = root_move.score;
                 root_move.score = -INFINITY;
+                root_move.nodes = 0;
             }
             for pv_index in 0..lines {
                 self.pv_index = pv_index;
@@ -125,9 +143,13 @@ impl<'a> Worker<'a> {
             self.completed_depth = depth;
             if self.is_main() {
                 self.report_lines(depth, lines);
-                if self.should_stop_after_iteration(depth) {
+                let time_scale = self.time_scale(previous_best);
+                if self.should_stop_after_iteration(depth, time_scale) {
                     break;
                 }
+                self.stable_iterations =
+                    if self.root_moves[0].mv == previous_best { self.stable_iterations + 1 } else { 0 };
+                self.last_iteration_score = self.root_moves[0].score;
             }
         }
         self.publish_nodes();
@@ -172,6 +194,8 @@ impl<'a> Worker<'a> {
         let mut best_score = -INFINITY;
         for index in self.pv_index..self.root_moves.len() {
             let mv = self.root_moves[index].mv;
+            self.move_stack[0] = Some(mv);
+            let nodes_before = self.nodes;
             self.pos.make(mv);
             self.nodes += 1;
             let score = if index == self.pv_index {
@@ -184,6 +208,7 @@ impl<'a> Worker<'a> {
                 score
             };
             self.pos.unmake();
+            self.root_moves[index].nodes += self.nodes - nodes_before;
             if self.stopped {
                 return best_score;
             }
@@ -275,6 +300,7 @@ impl<'a> Worker<'a> {
             && self.pos.has_non_pawn_material(self.pos.turn())
             && self.pos.make_null()
         {
+            self.move_stack[ply] = None;
             let reduction = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + ((eval - beta) / 200).min(3);
             let score = -self.negamax(depth - 1 - reduction, -beta, -beta + 1, ply + 1, !cut_node);
             self.pos.unmake();
@@ -299,9 +325,35 @@ impl<'a> Worker<'a> {
         let mut best_score = -INFINITY;
         let mut best_move = None;
         let mut quiets_tried: Vec<Move> = Vec::new();
+        let mut skip_quiets = false;
+        let late_move_limit = (LMP_BASE + depth * depth) / (2 - improving as i32);
         for (index, mv) in picker.enumerate() {
             let move_number = index + 1;
             let quiet = is_quiet(mv);
+
+            // Step 9. Prune late, hopeless moves once a real line is on the board.
+            if !pv_node && !in_check && best_score > -MATE_BOUND {
+                if quiet && skip_quiets {
+                    continue;
+                }
+                if quiet && depth <= LMP_MAX_DEPTH && quiets_tried.len() as i32 >= late_move_limit {
+                    skip_quiets = true;
+                    continue;
+                }
+                if quiet
+                    && depth <= FUTILITY_MAX_DEPTH
+                    && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
+                {
+                    skip_quiets = true;
+                    continue;
+                }
+                let see_margin = if quiet { SEE_QUIET_MARGIN * depth } else { SEE_CAPTURE_MARGIN * depth };
+                if depth <= SEE_PRUNE_MAX_DEPTH && !see_ge(self.pos.chess(), mv, see_margin) {
+                    continue;
+                }
+            }
+
+            self.move_stack[ply] = Some(mv);
             self.pos.make(mv);
             let gives_check = self.pos.is_check();
             let new_depth = depth - 1;
@@ -350,7 +402,7 @@ impl<'a> Worker<'a> {
             }
         }
 
-        // Step 9. Store the result.
+        // Step 10. Store the result.
         let bound = if best_score >= beta {
             Bound::Lower
         } else if alpha > original_alpha {
@@ -413,13 +465,20 @@ impl<'a> Worker<'a> {
             tactical_moves(self.pos.chess())
         };
         let tt_move = hit.and_then(|hit| decode_move(hit.packed_move, &moves));
-        let picker = MovePicker::new(moves, tt_move, [None; 2], |_| 0);
+        let hints = OrderingHints { tt_move, ..OrderingHints::default() };
+        let picker = MovePicker::new(self.pos.chess(), moves, hints, |_| 0);
         let mut best_score = stand_pat;
         let mut best_move = None;
         for mv in picker {
-            // Delta pruning: even winning this piece outright would not reach alpha.
-            if !in_check && stand_pat + gain_estimate(mv) + DELTA_MARGIN <= alpha {
-                continue;
+            if !in_check {
+                // Delta pruning: even winning this piece outright would not reach alpha.
+                if stand_pat + gain_estimate(mv) + DELTA_MARGIN <= alpha {
+                    continue;
+                }
+                // A capture that loses material cannot improve a quiet position.
+                if !see_ge(self.pos.chess(), mv, 0) {
+                    continue;
+                }
             }
             self.pos.make(mv);
             let score = -self.quiescence(-beta, -alpha, ply + 1);
@@ -471,10 +530,23 @@ impl<'a> Worker<'a> {
         None
     }
 
+    fn previous_move(&self, ply: usize) -> Option<Move> {
+        if ply == 0 {
+            None
+        } else {
+            self.move_stack[ply - 1]
+        }
+    }
+
     fn order(&self, legal: MoveList, tt_move: Option<Move>, ply: usize) -> MovePicker {
         let side = self.pos.turn() as usize;
         let history = &self.history[side];
-        MovePicker::new(legal, tt_move, self.killers[ply], |mv| {
+        let counter = self.previous_move(ply).and_then(|previous| {
+            let from = previous.from().map_or(0, |sq| sq as usize);
+            self.counter_moves[side][from][previous.to() as usize]
+        });
+        let hints = OrderingHints { tt_move, killers: self.killers[ply], counter };
+        MovePicker::new(self.pos.chess(), legal, hints, |mv| {
             let from = mv.from().map_or(0, |sq| sq as usize);
             history[from][mv.to() as usize]
         })
@@ -486,11 +558,17 @@ impl<'a> Worker<'a> {
         self.history[(!self.pos.turn()) as usize][from][mv.to() as usize]
     }
 
-    /// A quiet move caused a cutoff: make it a killer and shift history toward it.
+    /// A quiet move caused a cutoff: make it a killer and the counter to the previous move, and
+    /// shift history toward it and away from the quiets tried before it.
     fn reward_quiet(&mut self, mv: Move, tried: &[Move], depth: i32, ply: usize) {
         if self.killers[ply][0] != Some(mv) {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = Some(mv);
+        }
+        if let Some(previous) = self.previous_move(ply) {
+            let side = self.pos.turn() as usize;
+            let from = previous.from().map_or(0, |sq| sq as usize);
+            self.counter_moves[side][from][previous.to() as usize] = Some(mv);
         }
         let bonus = (depth * depth).min(HISTORY_BONUS_CAP);
         let side = self.pos.turn() as usize;
@@ -556,8 +634,26 @@ impl<'a> Worker<'a> {
         self.shared.node_counts.iter().map(|n| n.load(Ordering::Relaxed)).sum()
     }
 
+    /// How much of the soft time limit this position deserves, from the iteration just ended:
+    /// more when the best move keeps changing or the score falls, less when one move dominates.
+    fn time_scale(&self, previous_best: Move) -> f64 {
+        let best = &self.root_moves[0];
+        let stable = if best.mv == previous_best { self.stable_iterations + 1 } else { 0 };
+        let stability = (INSTABILITY_BONUS - STABILITY_STEP * stable as f64).max(STABILITY_FLOOR);
+        let drop = if self.last_iteration_score == -INFINITY {
+            0
+        } else {
+            (self.last_iteration_score - best.score).clamp(0, SCORE_DROP_FULL)
+        };
+        let falling = 1.0 + 0.5 * drop as f64 / SCORE_DROP_FULL as f64;
+        let iteration_nodes: u64 = self.root_moves.iter().map(|rm| rm.nodes).sum();
+        let share = best.nodes as f64 / iteration_nodes.max(1) as f64;
+        let effort = NODE_SHARE_BASE - share;
+        (stability * falling * effort).clamp(0.4, 2.5)
+    }
+
     /// Called by the main worker after each iteration: should we begin another?
-    fn should_stop_after_iteration(&self, depth: i32) -> bool {
+    fn should_stop_after_iteration(&self, depth: i32, time_scale: f64) -> bool {
         let limits = self.shared.limits;
         let control = self.shared.control;
         if control.is_stopped() {
@@ -571,7 +667,8 @@ impl<'a> Worker<'a> {
             }
         }
         if let Some(time) = limits.time {
-            if !control.is_pondering() && control.clock_elapsed() >= time.soft {
+            let soft = time.soft.mul_f64(time_scale).min(time.hard);
+            if !control.is_pondering() && control.clock_elapsed() >= soft {
                 return true;
             }
         }
