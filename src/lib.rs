@@ -4,7 +4,8 @@
 //! results), `eval`, `tt`, `movepick`, `time`, `search` (the recipe and Lazy SMP), `engine` (a
 //! non-blocking API over the search), and `uci` (the protocol: parsing, formatting, the loop).
 //! `bench` and `perft` serve the CLI and tests; `datagen` plays self-play games for tuning data
-//! and generates OpenBench's `genfens` openings. `main.rs` is a thin clap shell over this crate.
+//! and generates OpenBench's `genfens` openings; `tune` fits the evaluation weights to that data.
+//! `main.rs` is a thin clap shell over this crate.
 
 #![deny(unsafe_code)]
 
@@ -21,4 +22,5 @@ pub mod search;
 pub mod see;
 pub mod time;
 pub mod tt;
+pub mod tune;
 pub mod uci;

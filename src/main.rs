@@ -1,12 +1,13 @@
 //! `patina`: the command-line shell over the library. With no arguments it speaks UCI on
-//! stdin/stdout; subcommands run the benchmark, perft, the game-result judge and self-play data
-//! generation. Any other arguments are UCI commands, one per argument, run in order before the
-//! program exits (OpenBench runs `patina "genfens N seed S book B" "quit"`).
+//! stdin/stdout; subcommands run the benchmark, perft, the game-result judge, self-play data
+//! generation and evaluation tuning. Any other arguments are UCI commands, one per argument, run
+//! in order before the program exits (OpenBench runs `patina "genfens N seed S book B" "quit"`).
 
 use clap::{Parser, Subcommand};
 use patina::datagen::{DatagenEvent, DatagenRequest};
 use patina::options::EngineOptions;
 use patina::position::Position;
+use patina::tune::TuneRequest;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -79,6 +80,37 @@ enum CliCommand {
         #[arg(long, value_name = "FILE.epd")]
         book: Option<PathBuf>,
     },
+    /// Texel tuning: fits the evaluation weights to `patina datagen` data and writes them as a
+    /// generated Rust file (the engine keeps its own weights until switched to it).
+    Tune {
+        /// A data file of `FEN | score | result` lines; repeat for several.
+        #[arg(long, value_name = "FILE", required = true)]
+        data: Vec<PathBuf>,
+        /// Where to write the generated weights (e.g. src/eval/tuned.rs).
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// Start from the weights of an earlier generated file instead of the engine's.
+        #[arg(long, value_name = "FILE")]
+        init: Option<PathBuf>,
+        /// Passes over the data.
+        #[arg(long, default_value_t = 100)]
+        epochs: usize,
+        /// Adam's learning rate, in centipawns per step.
+        #[arg(long, default_value_t = 1.0)]
+        lr: f64,
+        /// Positions per Adam step (the whole data set when larger).
+        #[arg(long, default_value_t = 16384, value_parser = clap::value_parser!(u64).range(1..))]
+        batch: u64,
+        /// Threads for tracing and for the gradient.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+        threads: u16,
+        /// Load at most this many positions in all.
+        #[arg(long, value_name = "POSITIONS")]
+        limit: Option<usize>,
+        /// Target = LAMBDA * result + (1 - LAMBDA) * sigmoid(search score); 1 uses results only.
+        #[arg(long, default_value_t = 1.0)]
+        lambda: f64,
+    },
     /// Not a subcommand: each argument is a UCI command, run in order, then the program exits.
     #[command(external_subcommand)]
     UciLines(Vec<String>),
@@ -149,6 +181,25 @@ fn datagen(request: DatagenRequest) -> ExitCode {
     }
 }
 
+/// The command line as typed, for the generated file's header (`patina` for the program).
+fn command_line() -> String {
+    let quote = |arg: String| if arg.contains(char::is_whitespace) { format!("'{arg}'") } else { arg };
+    std::iter::once("patina".to_string())
+        .chain(std::env::args().skip(1).map(quote))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn tune(request: TuneRequest) -> ExitCode {
+    match patina::tune::run(&request, |event| eprintln!("tune: {event}")) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("patina: tune: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let options = match load_options(cli.config.as_deref()) {
@@ -170,6 +221,20 @@ fn main() -> ExitCode {
         }
         Some(CliCommand::Datagen { games, nodes, threads, out, seed, book }) => {
             datagen(DatagenRequest { out, games, threads: threads as usize, seed, nodes, book })
+        }
+        Some(CliCommand::Tune { data, out, init, epochs, lr, batch, threads, limit, lambda }) => {
+            tune(TuneRequest {
+                data,
+                out,
+                init,
+                epochs,
+                learning_rate: lr,
+                batch: batch as usize,
+                threads: threads as usize,
+                limit,
+                lambda,
+                command_line: command_line(),
+            })
         }
         Some(CliCommand::Bench { depth }) => {
             let result = patina::bench::run(depth, |index, fen, nodes| {

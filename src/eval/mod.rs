@@ -1,12 +1,34 @@
-//! Static evaluation: tapered material, piece-square tables, bishop pair and tempo.
+//! Static evaluation: what a position is worth, in centipawns.
 //!
-//! Every term is a middlegame/endgame pair, blended by the game phase (how much non-pawn
-//! material is left). `evaluate` returns centipawns from the side to move's point of view;
-//! `breakdown` returns the same terms per side for the `eval` command.
+//! Terms (each a middlegame/endgame pair, blended by the game phase): material and piece-square
+//! tables, mobility, pawn structure, passed pawns, king safety, bishop pair, rooks, outposts,
+//! threats, space and tempo; then an endgame scale for drawish material. Every weight lives in
+//! one flat vector (`params.rs`; the hand-set numbers come from `weights.rs` and `psqt.rs`).
+//! `accumulate` walks the terms once and tells a sink (`sink.rs`) "parameter `i`, `n` times" for
+//! each side: `evaluate` weighs those counts with `params::ACTIVE` as they come, `breakdown`
+//! keeps them per term for the `eval` command, and `trace` keeps the bare counts for
+//! `patina tune` (`trace.rs`). `evaluate` returns centipawns from the side to move's point of
+//! view.
 
+mod attacks;
+mod king;
+pub mod params;
+mod pawns;
+mod pieces;
 mod psqt;
+mod scale;
+mod sink;
+mod trace;
+mod weights;
 
-use shakmaty::{Chess, Color, Position as _, Role};
+pub use params::EvalParams;
+pub use psqt::PHASE_MAX;
+pub use scale::SCALE_NORMAL;
+pub use trace::Trace;
+
+use attacks::AttackMap;
+use shakmaty::{Board, Chess, Color, Position as _, Role};
+use sink::{side_index, Sink, TermId, TermTable, Totals, TERM_NAMES};
 
 /// A middlegame/endgame pair of centipawn values.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -29,10 +51,6 @@ impl std::ops::Sub for Tapered {
     }
 }
 
-const BISHOP_PAIR: Tapered = Tapered { mg: 30, eg: 50 };
-/// The side to move is usually better off by roughly this much.
-const TEMPO: i32 = 12;
-
 /// One evaluation term for both sides.
 #[derive(Debug, Clone, Copy)]
 pub struct Term {
@@ -41,43 +59,33 @@ pub struct Term {
     pub black: Tapered,
 }
 
-/// Everything `eval` shows: the terms, the phase and the blended total.
+/// Everything `eval` shows: the terms, the phase, the endgame scale and the blended total.
 #[derive(Debug, Clone)]
 pub struct Breakdown {
     pub terms: Vec<Term>,
     /// 0 (bare kings and pawns) to `PHASE_MAX` (all pieces on the board).
     pub phase: i32,
     pub phase_max: i32,
+    /// Endgame scale out of 64 (64 = no scaling).
+    pub scale: i32,
     /// Final score in centipawns, White's point of view.
     pub white_score: i32,
 }
 
 const ROLES: [Role; 6] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
 
-fn material_and_squares(pos: &Chess, color: Color) -> (Tapered, Tapered) {
-    let board = pos.board();
-    let mut material = Tapered::default();
-    let mut squares = Tapered::default();
+fn material_and_squares(board: &Board, color: Color, sink: &mut impl Sink) {
+    let ours = board.by_color(color);
+    sink.begin(TermId::Material, color);
+    for (index, &role) in ROLES.iter().enumerate() {
+        sink.add(params::MATERIAL + index, (ours & board.by_role(role)).count() as i32);
+    }
+    sink.begin(TermId::PieceSquares, color);
     let white = color == Color::White;
     for (index, &role) in ROLES.iter().enumerate() {
-        let pieces = board.by_color(color) & board.by_role(role);
-        let count = pieces.count() as i32;
-        material.mg += count * psqt::MATERIAL_MG[index];
-        material.eg += count * psqt::MATERIAL_EG[index];
-        for square in pieces {
-            let (mg, eg) = psqt::square_bonus(index, square as usize, white);
-            squares += Tapered { mg, eg };
+        for square in ours & board.by_role(role) {
+            sink.add(params::psqt(index, psqt::table_index(square as usize, white)), 1);
         }
-    }
-    (material, squares)
-}
-
-fn bishop_pair(pos: &Chess, color: Color) -> Tapered {
-    let board = pos.board();
-    if (board.by_color(color) & board.bishops()).count() >= 2 {
-        BISHOP_PAIR
-    } else {
-        Tapered::default()
     }
 }
 
@@ -91,60 +99,90 @@ fn game_phase(pos: &Chess) -> i32 {
     phase.min(psqt::PHASE_MAX)
 }
 
-fn blend(score: Tapered, phase: i32) -> i32 {
-    (score.mg * phase + score.eg * (psqt::PHASE_MAX - phase)) / psqt::PHASE_MAX
+/// Every term of both sides into `sink`: the one walk over the position that evaluating,
+/// the `eval` table and tracing share.
+fn accumulate(pos: &Chess, sink: &mut impl Sink) {
+    let board = pos.board();
+    let maps = [AttackMap::of(board, Color::White), AttackMap::of(board, Color::Black)];
+    let passed = sink.pawn_structure(board);
+    for color in [Color::White, Color::Black] {
+        let side = side_index(color);
+        let (ours, theirs) = (&maps[side], &maps[1 - side]);
+        material_and_squares(board, color, sink);
+        sink.begin(TermId::PassedPawns, color);
+        pawns::passed_pawn_extras(board, color, passed[side], sink);
+        sink.begin(TermId::Mobility, color);
+        pieces::mobility(board, color, theirs, sink);
+        sink.begin(TermId::KingSafety, color);
+        king::king_safety(board, color, ours, theirs, sink);
+        sink.begin(TermId::Threats, color);
+        pieces::threats(board, color, ours, theirs, sink);
+        sink.begin(TermId::Outposts, color);
+        pieces::outposts(board, color, ours, sink);
+        sink.begin(TermId::Rooks, color);
+        pieces::rooks(board, color, sink);
+        sink.begin(TermId::BishopPair, color);
+        pieces::bishop_pair(board, color, sink);
+        sink.begin(TermId::Space, color);
+        pieces::space(board, color, theirs, sink);
+    }
+    sink.begin(TermId::Tempo, pos.turn());
+    sink.add(params::TEMPO, 1);
 }
 
-/// All terms for both sides, for display and for `evaluate`.
-pub fn breakdown(pos: &Chess) -> Breakdown {
-    let (white_material, white_squares) = material_and_squares(pos, Color::White);
-    let (black_material, black_squares) = material_and_squares(pos, Color::Black);
-    let tempo = Tapered { mg: TEMPO, eg: TEMPO };
-    let (white_tempo, black_tempo) = match pos.turn() {
-        Color::White => (tempo, Tapered::default()),
-        Color::Black => (Tapered::default(), tempo),
-    };
-    let terms = vec![
-        Term { name: "material", white: white_material, black: black_material },
-        Term { name: "piece-squares", white: white_squares, black: black_squares },
-        Term {
-            name: "bishop pair",
-            white: bishop_pair(pos, Color::White),
-            black: bishop_pair(pos, Color::Black),
-        },
-        Term { name: "tempo", white: white_tempo, black: black_tempo },
-    ];
+/// Blends a White-relative total by `phase` (out of `PHASE_MAX`) after scaling its endgame
+/// part by `scale` (out of `SCALE_NORMAL`); integer division, as the engine has always done.
+fn taper(total: Tapered, phase: i32, scale: i32) -> i32 {
+    let eg = total.eg * scale / scale::SCALE_NORMAL;
+    (total.mg * phase + eg * (psqt::PHASE_MAX - phase)) / psqt::PHASE_MAX
+}
+
+/// The White-relative score of a summed total, with the phase and scale used.
+fn blend(pos: &Chess, total: Tapered) -> (i32, i32, i32) {
     let phase = game_phase(pos);
+    let strong = if total.eg >= 0 { Color::White } else { Color::Black };
+    let scale = scale::endgame_scale(pos.board(), strong);
+    (taper(total, phase, scale), phase, scale)
+}
+
+/// All terms for both sides, for display.
+pub fn breakdown(pos: &Chess) -> Breakdown {
+    let mut table = TermTable::default();
+    accumulate(pos, &mut table);
     let mut total = Tapered::default();
-    for term in &terms {
-        total += term.white - term.black;
-    }
-    Breakdown { terms, phase, phase_max: psqt::PHASE_MAX, white_score: blend(total, phase) }
+    let terms: Vec<Term> = TERM_NAMES
+        .iter()
+        .zip(table.terms)
+        .map(|(&name, [white, black])| {
+            total += white - black;
+            Term { name, white, black }
+        })
+        .collect();
+    let (white_score, phase, scale) = blend(pos, total);
+    Breakdown { terms, phase, phase_max: psqt::PHASE_MAX, scale, white_score }
 }
 
 /// Static evaluation in centipawns from the side to move's point of view.
 pub fn evaluate(pos: &Chess) -> i32 {
-    let white = breakdown_total(pos);
+    let mut totals = Totals::default();
+    accumulate(pos, &mut totals);
+    let (white, _, _) = blend(pos, totals.sides[0] - totals.sides[1]);
     match pos.turn() {
         Color::White => white,
         Color::Black => -white,
     }
 }
 
-/// The same sum as `breakdown`, without building the term list (the search's hot path).
-fn breakdown_total(pos: &Chess) -> i32 {
-    let (white_material, white_squares) = material_and_squares(pos, Color::White);
-    let (black_material, black_squares) = material_and_squares(pos, Color::Black);
-    let mut total = Tapered::default();
-    total += white_material - black_material;
-    total += white_squares - black_squares;
-    total += bishop_pair(pos, Color::White) - bishop_pair(pos, Color::Black);
-    let tempo = match pos.turn() {
-        Color::White => TEMPO,
-        Color::Black => -TEMPO,
-    };
-    total += Tapered { mg: tempo, eg: tempo };
-    blend(total, game_phase(pos))
+/// The evaluation of `pos` as coefficients over the parameter vector, for tuning.
+pub fn trace(pos: &Chess) -> Trace {
+    let mut tracer = trace::Tracer::new();
+    accumulate(pos, &mut tracer);
+    let board = pos.board();
+    Trace {
+        coefficients: tracer.coefficients(),
+        phase: game_phase(pos),
+        scale: [scale::endgame_scale(board, Color::White), scale::endgame_scale(board, Color::Black)],
+    }
 }
 
 #[cfg(test)]
@@ -162,12 +200,16 @@ mod tests {
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2B1P3/2PP1N2/PP3PPP/RNBQ1RK1 w - - 0 7",
+            "8/5pk1/6p1/7p/7P/6P1/5PK1/8 w - - 0 1",
+            "2r3k1/pp3ppp/4p3/3pP3/1P1P4/P3R3/5PPP/6K1 b - - 0 24",
+            "8/8/4k3/3b4/8/2B5/3PK3/8 w - - 0 1",
         ] {
             let pos = chess(fen);
             let mirrored: Chess =
                 pos.to_setup(EnPassantMode::Legal).into_mirrored().position(CastlingMode::Standard).unwrap();
             assert_eq!(evaluate(&pos), evaluate(&mirrored), "{fen}");
-            assert_eq!(breakdown(&pos).white_score, -breakdown(&mirrored).white_score);
+            assert_eq!(breakdown(&pos).white_score, -breakdown(&mirrored).white_score, "{fen}");
         }
     }
 
@@ -177,8 +219,73 @@ mod tests {
         assert_eq!(evaluate(&pos), -breakdown(&pos).white_score);
     }
 
+    /// Twenty positions that between them reach every term: openings, middlegames with
+    /// king attacks, passed pawns, rooks on the seventh, scaled endgames, both sides to move.
+    const VARIED: [&str; 20] = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        "r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2B1P3/2PP1N2/PP3PPP/RNBQ1RK1 w - - 0 7",
+        "r2q1rk1/pp2bppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R2Q1RK1 b - - 3 10",
+        "2kr3r/ppp2ppp/2n5/2b1q3/4P1b1/2N2N2/PPPQ1PPP/R3KB1R w KQ - 4 11",
+        "r1b2rk1/pp3ppp/2n1p3/q2pP3/3P1P2/P1PB1N2/5QPP/R4RK1 w - - 1 16",
+        "6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "8/5pk1/6p1/7p/7P/6P1/5PK1/8 b - - 0 1",
+        "2r3k1/pp3ppp/4p3/3pP3/1P1P4/P3R3/5PPP/6K1 b - - 0 24",
+        "8/8/4k3/3b4/8/2B5/3PK3/8 w - - 0 1",
+        "4k3/8/8/3b4/8/8/8/R3K3 w - - 0 1",
+        "4k3/1P6/8/8/8/8/8/4K3 b - - 0 1",
+        "1r4k1/R5pp/8/8/8/8/6PP/6K1 w - - 0 1",
+        "3q2k1/5ppp/8/3N4/8/8/5PPP/3Q2K1 b - - 0 1",
+        "r5k1/1p3ppp/p1p5/2Pp4/1P1P4/P3r3/5PPP/R4RK1 w - - 0 22",
+        "8/1k6/8/8/3K4/8/8/2q5 w - - 0 1",
+        "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+    ];
+
+    #[test]
+    fn trace_reproduces_evaluate_exactly() {
+        // The trace's integer sum under the engine's weights, with the same integer blend,
+        // must give exactly `evaluate`: no rounding slack.
+        for fen in VARIED {
+            let pos = chess(fen);
+            let trace = trace(&pos);
+            let white = trace.white_score(&params::ACTIVE);
+            let expected = if pos.turn() == Color::White { evaluate(&pos) } else { -evaluate(&pos) };
+            assert_eq!(white, expected, "{fen}");
+            assert_eq!(white, breakdown(&pos).white_score, "{fen}");
+        }
+    }
+
+    #[test]
+    fn mirrored_trace_negates_every_coefficient() {
+        for fen in VARIED {
+            let pos = chess(fen);
+            let mirrored: Chess =
+                pos.to_setup(EnPassantMode::Legal).into_mirrored().position(CastlingMode::Standard).unwrap();
+            let (ours, theirs) = (trace(&pos), trace(&mirrored));
+            let negated: Vec<(u16, i32)> = theirs.coefficients.iter().map(|&(i, c)| (i, -c)).collect();
+            assert_eq!(ours.coefficients, negated, "{fen}");
+            assert_eq!(ours.scale, [theirs.scale[1], theirs.scale[0]], "{fen}");
+        }
+    }
+
     #[test]
     fn extra_queen_is_winning() {
         assert!(evaluate(&chess("4k3/8/8/8/8/8/8/3QK3 w - - 0 1")) > 800);
+    }
+
+    #[test]
+    fn pawnless_minor_piece_edge_is_scaled_towards_a_draw() {
+        // KR v KB: a rook up for a bishop, but without pawns it is nearly always a draw.
+        assert!(evaluate(&chess("4k3/8/8/3b4/8/8/8/R3K3 w - - 0 1")).abs() < 100);
+    }
+
+    #[test]
+    fn far_advanced_passed_pawn_is_worth_more() {
+        let far = evaluate(&chess("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1"));
+        let near = evaluate(&chess("4k3/8/8/8/8/1P6/8/4K3 w - - 0 1"));
+        assert!(far > near + 50, "{far} vs {near}");
     }
 }

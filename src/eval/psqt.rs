@@ -1,9 +1,11 @@
 //! Material values and piece-square tables, middlegame and endgame.
 //!
-//! Hand-set starting values (a later tuning pass replaces them): pawns gain as they advance
+//! Hand-set starting values (`patina tune` fits replacements): pawns gain as they advance
 //! and hold the centre, minor pieces prefer the centre and hate the rim, rooks like the seventh
 //! rank, the king hides in the middlegame and centralises in the endgame.
 //! Tables are written as a board is drawn, rank 8 on top, from White's point of view.
+//! `params.rs` copies material and tables into the flat parameter vector, in this order; the
+//! evaluation reads them from there.
 
 /// Middlegame and endgame value of each role (pawn, knight, bishop, rook, queen, king).
 pub const MATERIAL_MG: [i32; 6] = [82, 337, 365, 477, 1025, 0];
@@ -146,21 +148,16 @@ const KING_EG: [i32; 64] = [
     -50, -30, -30, -30, -30, -30, -30, -50,
 ];
 
-const TABLES_MG: [&[i32; 64]; 6] = [&PAWN_MG, &KNIGHT_MG, &BISHOP_MG, &ROOK_MG, &QUEEN_MG, &KING_MG];
-const TABLES_EG: [&[i32; 64]; 6] = [&PAWN_EG, &KNIGHT_EG, &BISHOP_EG, &ROOK_EG, &QUEEN_EG, &KING_EG];
+pub const TABLES_MG: [&[i32; 64]; 6] = [&PAWN_MG, &KNIGHT_MG, &BISHOP_MG, &ROOK_MG, &QUEEN_MG, &KING_MG];
+pub const TABLES_EG: [&[i32; 64]; 6] = [&PAWN_EG, &KNIGHT_EG, &BISHOP_EG, &ROOK_EG, &QUEEN_EG, &KING_EG];
 
 /// Table index for a piece on `square` (0 = a1), seen from its own side.
-fn table_index(square: usize, white: bool) -> usize {
+#[inline]
+pub fn table_index(square: usize, white: bool) -> usize {
     // Tables are drawn rank 8 first, so White's a1 is entry 56; Black sees the board mirrored.
     if white {
         square ^ 56
     } else {
         square
     }
-}
-
-/// Middlegame and endgame piece-square bonus for role index `role` (0 = pawn).
-pub fn square_bonus(role: usize, square: usize, white: bool) -> (i32, i32) {
-    let index = table_index(square, white);
-    (TABLES_MG[role][index], TABLES_EG[role][index])
 }

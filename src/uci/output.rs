@@ -108,6 +108,7 @@ pub fn eval_table(breakdown: &Breakdown) -> String {
         );
     }
     let _ = writeln!(text, "\nPhase: {} of {} (middlegame weight)", breakdown.phase, breakdown.phase_max);
+    let _ = writeln!(text, "Endgame scale: {} of 64", breakdown.scale);
     let _ = write!(text, "Final evaluation: {:+.2} (white side)", breakdown.white_score as f64 / 100.0);
     text
 }
