@@ -9,11 +9,13 @@
 //! Invariant: `key` always equals `board.zobrist_hash(EnPassantMode::Legal)`, and `history`
 //! holds the keys of all earlier positions in order (game moves, then search moves).
 
+use shakmaty::attacks;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{
-    CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, MoveList, Position as _, PositionErrorKinds,
+    Bitboard, CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, MoveList, Position as _,
+    PositionErrorKinds,
 };
 use std::fmt;
 
@@ -206,6 +208,30 @@ impl Position {
         false
     }
 
+    /// Whether the legal move `m` would give check, without playing it (normal moves are
+    /// answered from attack tables; castling, en passant and drops by playing them on a copy).
+    pub fn gives_check(&self, m: Move) -> bool {
+        let board = self.board.board();
+        let us = self.board.turn();
+        let Some(king) = board.king_of(!us) else { return false };
+        let Move::Normal { role, from, to, promotion, .. } = m else {
+            let mut after = self.board.clone();
+            after.play_unchecked(m);
+            return after.is_check();
+        };
+        let occupied = (board.occupied() ^ Bitboard::from(from)) | Bitboard::from(to);
+        let moved = promotion.unwrap_or(role).of(us);
+        if attacks::attacks(to, moved, occupied).contains(king) {
+            return true;
+        }
+        // Discovered check: one of our sliders now sees the king through the vacated square.
+        let ours = board.by_color(us) & !Bitboard::from(from);
+        let diagonal = board.bishops_and_queens() & ours;
+        let straight = board.rooks_and_queens() & ours;
+        (attacks::bishop_attacks(king, occupied) & diagonal).any()
+            || (attacks::rook_attacks(king, occupied) & straight).any()
+    }
+
     /// FEN of the position; castling in Shredder style when playing Chess960.
     pub fn fen(&self) -> String {
         Fen::from_position(&self.board, EnPassantMode::Legal).to_string()
@@ -295,6 +321,26 @@ mod tests {
             .unwrap();
         let without = Position::from_fen("4k3/8/8/3p4/8/8/8/4K3 w - - 0 2", false).unwrap();
         assert_eq!(with_ep.key(), without.key());
+    }
+
+    #[test]
+    fn gives_check_agrees_with_playing_the_move() {
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "4k3/8/8/8/8/8/3B4/R3K2R w KQ - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        ] {
+            let mut pos = Position::from_fen(fen, false).unwrap();
+            for m in pos.legal_moves() {
+                let predicted = pos.gives_check(m);
+                pos.make(m);
+                assert_eq!(predicted, pos.is_check(), "{fen} {m:?}");
+                pos.unmake();
+            }
+        }
     }
 
     #[test]

@@ -331,16 +331,19 @@ impl<'a> Worker<'a> {
             let move_number = index + 1;
             let quiet = is_quiet(mv);
 
-            // Step 9. Prune late, hopeless moves once a real line is on the board.
+            // Step 9. Prune late, hopeless moves once a real line is on the board. Quiet checks
+            // are spared from move-count and futility pruning: they are how a lost-looking side
+            // mates.
             if !pv_node && !in_check && best_score > -MATE_BOUND {
-                if quiet && skip_quiets {
+                let prunable_quiet = quiet && !self.pos.gives_check(mv);
+                if prunable_quiet && skip_quiets {
                     continue;
                 }
-                if quiet && depth <= LMP_MAX_DEPTH && quiets_tried.len() as i32 >= late_move_limit {
+                if prunable_quiet && depth <= LMP_MAX_DEPTH && quiets_tried.len() as i32 >= late_move_limit {
                     skip_quiets = true;
                     continue;
                 }
-                if quiet
+                if prunable_quiet
                     && depth <= FUTILITY_MAX_DEPTH
                     && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
                 {
