@@ -102,13 +102,12 @@ impl Position {
         Ok(next)
     }
 
-    /// Parses one UCI move and checks it is legal here.
+    /// Parses one UCI move and checks it is legal here. Castling is accepted as king-takes-rook
+    /// (`e1h1`) in either mode, and as the king's two-square step (`e1g1`) when the king stands
+    /// on e1/e8, since GUIs differ; output follows the mode (see `uci`).
     pub fn parse_uci_move(&self, token: &str) -> Result<Move, &'static str> {
         let uci: UciMove = token.parse().map_err(|_| "unparsable")?;
-        let m = uci.to_move(&self.board).map_err(|_| "illegal")?;
-        // shakmaty accepts both e1g1 and e1h1 for castling; Chess960 positions must say e1h1
-        // unless it is the same square, so a 960 king on e1 with a g-file rook stays unambiguous.
-        Ok(m)
+        uci.to_move(&self.board).map_err(|_| "illegal")
     }
 
     /// Plays a move as part of the game record: it becomes history that cannot be unmade.
@@ -242,8 +241,8 @@ impl Position {
         m.to_uci(self.mode).to_string()
     }
 
-    /// The side to move's king is the only piece it has besides pawns, a lower bound on when
-    /// null-move pruning is unsafe (zugzwang).
+    /// Whether `color` has a piece other than pawns and the king. Without one, zugzwang is common
+    /// and null-move pruning is unsafe.
     pub fn has_non_pawn_material(&self, color: Color) -> bool {
         let board = self.board.board();
         let pieces = board.by_color(color) & !board.pawns() & !board.kings();
