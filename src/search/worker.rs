@@ -413,15 +413,7 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        let stored_eval = if in_check { 0 } else { eval };
-        self.shared.tt.store(
-            key,
-            best_move.map_or(0, encode_move),
-            score_to_tt(best_score, ply),
-            stored_eval,
-            depth,
-            bound,
-        );
+        self.store(key, best_move, best_score, (!in_check).then_some(eval), depth, bound, ply);
         best_score
     }
 
@@ -502,16 +494,25 @@ impl<'a> Worker<'a> {
             }
         }
         let bound = if best_score >= beta { Bound::Lower } else { Bound::Upper };
-        let stored_eval = if in_check { 0 } else { stand_pat };
-        self.shared.tt.store(
-            key,
-            best_move.map_or(0, encode_move),
-            score_to_tt(best_score, ply),
-            stored_eval,
-            0,
-            bound,
-        );
+        self.store(key, best_move, best_score, (!in_check).then_some(stand_pat), 0, bound, ply);
         best_score
+    }
+
+    /// Records a node's result in the shared table (mate scores made node-relative; no static
+    /// eval is stored for positions in check).
+    #[allow(clippy::too_many_arguments)]
+    fn store(
+        &self,
+        key: u64,
+        best_move: Option<Move>,
+        score: i32,
+        eval: Option<i32>,
+        depth: i32,
+        bound: Bound,
+        ply: usize,
+    ) {
+        let packed_move = best_move.map_or(0, encode_move);
+        self.shared.tt.store(key, packed_move, score_to_tt(score, ply), eval.unwrap_or(0), depth, bound);
     }
 
     /// Draw by the fifty-move rule, repetition or insufficient material, seen from inside the tree.
