@@ -2,9 +2,8 @@
 
 use std::process::{Command, Output};
 
-fn patina(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_patina")).args(args).output().expect("patina runs")
-}
+mod support;
+use support::patina;
 
 fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()

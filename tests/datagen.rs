@@ -4,23 +4,10 @@
 
 use patina::position::Position;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
 
-fn patina(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_patina")).args(args).output().expect("patina runs")
-}
-
-/// A fresh, empty directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("patina-datagen-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
-fn path_str(path: &Path) -> &str {
-    path.to_str().expect("utf-8 temp path")
-}
+mod support;
+use std::process::{Command, Stdio};
+use support::{path_str, patina, scratch};
 
 /// Runs `patina datagen --nodes 500` with `extra` arguments into `out`, asserting success.
 fn datagen(out: &Path, extra: &[&str]) {
@@ -49,7 +36,7 @@ fn check_line(line: &str) -> String {
 
 #[test]
 fn datagen_is_reproducible_and_well_formed() {
-    let dir = scratch("repro");
+    let dir = scratch("datagen", "repro");
     let (first, second, one_thread) = (dir.join("a.txt"), dir.join("b.txt"), dir.join("c.txt"));
     datagen(&first, &["--games", "4", "--threads", "2", "--seed", "7"]);
     datagen(&second, &["--games", "4", "--threads", "2", "--seed", "7"]);
@@ -71,7 +58,7 @@ fn datagen_is_reproducible_and_well_formed() {
 
 #[test]
 fn resuming_gives_the_same_file_as_one_run() {
-    let dir = scratch("resume");
+    let dir = scratch("datagen", "resume");
     let (whole, resumed) = (dir.join("whole.txt"), dir.join("resumed.txt"));
     datagen(&whole, &["--games", "4", "--threads", "2", "--seed", "7"]);
     datagen(&resumed, &["--games", "2", "--threads", "2", "--seed", "7"]);
@@ -92,7 +79,7 @@ fn resuming_gives_the_same_file_as_one_run() {
 #[test]
 fn every_game_has_one_result() {
     // Growing the file one game at a time shows where each game's lines start and end.
-    let dir = scratch("games");
+    let dir = scratch("datagen", "games");
     let out = dir.join("data.txt");
     let mut seen = 0;
     for games in 1..=4 {
@@ -107,7 +94,7 @@ fn every_game_has_one_result() {
 
 #[test]
 fn datagen_refuses_to_mix_data() {
-    let dir = scratch("refuse");
+    let dir = scratch("datagen", "refuse");
     let out = dir.join("data.txt");
     datagen(&out, &["--games", "1", "--seed", "7"]);
     let output = patina(&["datagen", "--games", "2", "--seed", "9", "--out", path_str(&out)]);
@@ -140,7 +127,7 @@ fn write_book(dir: &Path) -> PathBuf {
 
 #[test]
 fn datagen_plays_from_a_book() {
-    let dir = scratch("book");
+    let dir = scratch("datagen", "book");
     let (book, out) = (write_book(&dir), dir.join("data.txt"));
     datagen(&out, &["--games", "2", "--threads", "2", "--seed", "3", "--book", path_str(&book)]);
     let text = read(&out);
@@ -181,7 +168,7 @@ fn genfens_prints_distinct_reproducible_openings() {
     assert_eq!(fens, genfens("genfens 8 seed 11 book None"), "same seed, same openings");
     assert_ne!(fens, genfens("genfens 8 seed 12 book None"), "another seed, other openings");
 
-    let dir = scratch("genfens");
+    let dir = scratch("datagen", "genfens");
     let book = write_book(&dir);
     let from_book = genfens(&format!("genfens 6 seed 5 book {}", path_str(&book)));
     assert_eq!(from_book.len(), 6);

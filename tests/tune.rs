@@ -4,23 +4,9 @@
 
 use patina::eval::params::{HAND_SET, PARAM_COUNT};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn patina(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_patina")).args(args).output().expect("patina runs")
-}
-
-/// A fresh, empty directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("patina-tune-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
-fn path_str(path: &Path) -> &str {
-    path.to_str().expect("utf-8 temp path")
-}
+mod support;
+use support::{path_str, patina, scratch};
 
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
@@ -66,7 +52,7 @@ fn losses(text: &str) -> (f64, f64) {
 
 #[test]
 fn tuning_writes_a_generated_file_and_lowers_the_loss() {
-    let dir = scratch("basic");
+    let dir = scratch("tune", "basic");
     let data = tiny_data(&dir);
     let positions = read(&data).lines().count();
     let out = dir.join("tuned.rs");
@@ -96,7 +82,7 @@ fn tuning_writes_a_generated_file_and_lowers_the_loss() {
 
 #[test]
 fn tuning_is_deterministic_and_resumes_from_its_own_output() {
-    let dir = scratch("repeat");
+    let dir = scratch("tune", "repeat");
     let data = tiny_data(&dir);
     let (first, second, again) = (dir.join("a.rs"), dir.join("b.rs"), dir.join("c.rs"));
     let common = ["--data", path_str(&data), "--epochs", "3", "--batch", "64", "--threads", "2"];
@@ -114,7 +100,7 @@ fn tuning_is_deterministic_and_resumes_from_its_own_output() {
 
 #[test]
 fn bad_lines_are_counted_and_bad_settings_refused() {
-    let dir = scratch("bad");
+    let dir = scratch("tune", "bad");
     let data = dir.join("data.txt");
     let good = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | 23 | 0.5";
     let text = format!(
