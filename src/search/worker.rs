@@ -324,7 +324,7 @@ impl<'a> Worker<'a> {
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;
-        let mut quiets_tried: Vec<Move> = Vec::new();
+        let mut quiets_tried = MoveList::new(); // on the stack: no allocation per node
         let mut skip_quiets = false;
         let late_move_limit = (LMP_BASE + depth * depth) / (2 - improving as i32);
         for (index, mv) in picker.enumerate() {
