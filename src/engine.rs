@@ -77,6 +77,12 @@ impl Engine {
         }
     }
 
+    /// Nodes searched and time spent so far by the running search, if one is running.
+    pub fn progress(&self) -> Option<(u64, std::time::Duration)> {
+        let running = self.running.as_ref().filter(|r| !r.thread.is_finished())?;
+        Some((running.control.nodes(), running.control.search_elapsed()))
+    }
+
     pub fn is_searching(&self) -> bool {
         self.running.as_ref().is_some_and(|r| !r.thread.is_finished())
     }

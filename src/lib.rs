@@ -3,8 +3,9 @@
 //! Layers, bottom up: `position` (shakmaty plus undo, hashing, repetitions), `rules` (game
 //! results), `eval`, `tt`, `movepick`, `time`, `search` (the recipe and Lazy SMP), `engine` (a
 //! non-blocking API over the search), and `uci` (the protocol: parsing, formatting, the loop).
-//! `bench` and `perft` serve the CLI and tests; `datagen` plays self-play games for tuning data
-//! and generates OpenBench's `genfens` openings; `tune` fits the evaluation weights to that data.
+//! `memory` tells how much RAM a table may take. `bench` and `perft` serve the CLI and tests;
+//! `datagen` plays self-play games for tuning data and generates OpenBench's `genfens` openings;
+//! `tune` fits the evaluation weights to that data.
 //! `main.rs` is a thin clap shell over this crate.
 
 #![deny(unsafe_code)]
@@ -13,6 +14,7 @@ pub mod bench;
 pub mod datagen;
 pub mod engine;
 pub mod eval;
+pub mod memory;
 pub mod movepick;
 pub mod options;
 pub mod perft;

@@ -20,6 +20,8 @@ pub struct EngineOptions {
     pub ponder: bool,
     pub move_overhead_ms: i64,
     pub chess960: bool,
+    /// Where `Debug Log File` records the conversation; empty when off.
+    pub debug_log_file: String,
 }
 
 impl Default for EngineOptions {
@@ -32,6 +34,7 @@ impl Default for EngineOptions {
             ponder: false,
             move_overhead_ms: 10,
             chess960: false,
+            debug_log_file: String::new(),
         }
     }
 }
@@ -39,9 +42,14 @@ impl Default for EngineOptions {
 /// How a UCI option is declared.
 #[derive(Debug, Clone, Copy)]
 pub enum OptionKind {
-    Spin { min: i64, max: i64 },
+    Spin {
+        min: i64,
+        max: i64,
+    },
     Check,
     Button,
+    /// A free-form string (`type string`); `<empty>` stands for the empty string.
+    Text,
 }
 
 /// One UCI option's name and kind.
@@ -59,9 +67,14 @@ pub const MOVE_OVERHEAD: OptionSpec =
     OptionSpec { name: "Move Overhead", kind: OptionKind::Spin { min: 0, max: 5000 } };
 pub const CLEAR_HASH: OptionSpec = OptionSpec { name: "Clear Hash", kind: OptionKind::Button };
 pub const CHESS960: OptionSpec = OptionSpec { name: "UCI_Chess960", kind: OptionKind::Check };
+pub const DEBUG_LOG_FILE: OptionSpec = OptionSpec { name: "Debug Log File", kind: OptionKind::Text };
 
 /// Every option, in the order `uci` lists them.
-pub const ALL: [OptionSpec; 7] = [HASH, THREADS, MULTIPV, PONDER, MOVE_OVERHEAD, CLEAR_HASH, CHESS960];
+pub const ALL: [OptionSpec; 8] =
+    [HASH, THREADS, MULTIPV, PONDER, MOVE_OVERHEAD, CLEAR_HASH, CHESS960, DEBUG_LOG_FILE];
+
+/// How GUIs write an empty string option's value.
+const EMPTY_TEXT: &str = "<empty>";
 
 /// A validated `setoption`, ready to apply.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,6 +86,8 @@ pub enum OptionChange {
     MoveOverhead(i64),
     ClearHash,
     Chess960(bool),
+    /// A path, or empty to stop logging.
+    DebugLogFile(String),
 }
 
 /// Why a `setoption` was refused.
@@ -118,6 +133,8 @@ impl EngineOptions {
             "Ponder" => self.ponder.to_string(),
             "Move Overhead" => self.move_overhead_ms.to_string(),
             "UCI_Chess960" => self.chess960.to_string(),
+            "Debug Log File" if self.debug_log_file.is_empty() => EMPTY_TEXT.to_string(),
+            "Debug Log File" => self.debug_log_file.clone(),
             _ => String::new(),
         }
     }
@@ -131,6 +148,7 @@ impl EngineOptions {
             OptionChange::Ponder(on) => self.ponder = on,
             OptionChange::MoveOverhead(ms) => self.move_overhead_ms = ms,
             OptionChange::Chess960(on) => self.chess960 = on,
+            OptionChange::DebugLogFile(ref path) => self.debug_log_file = path.clone(),
             OptionChange::ClearHash => {}
         }
     }
@@ -145,6 +163,10 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<OptionChange, Opt
     let value = value.map(str::trim);
     match spec.kind {
         OptionKind::Button => Ok(OptionChange::ClearHash),
+        OptionKind::Text => {
+            let text = value.unwrap_or("");
+            Ok(OptionChange::DebugLogFile(if text == EMPTY_TEXT { String::new() } else { text.to_string() }))
+        }
         OptionKind::Check => {
             let on = match value.map(str::to_ascii_lowercase).as_deref() {
                 Some("true") => true,
@@ -198,6 +220,14 @@ mod tests {
         assert_eq!(parse_change("Move Overhead", Some("30")), Ok(OptionChange::MoveOverhead(30)));
         assert_eq!(parse_change("UCI_Chess960", Some("TRUE")), Ok(OptionChange::Chess960(true)));
         assert_eq!(parse_change("Clear Hash", None), Ok(OptionChange::ClearHash));
+        assert_eq!(
+            parse_change("debug log file", Some("/tmp/my log.txt")),
+            Ok(OptionChange::DebugLogFile("/tmp/my log.txt".into()))
+        );
+        assert_eq!(
+            parse_change("Debug Log File", Some("<empty>")),
+            Ok(OptionChange::DebugLogFile(String::new()))
+        );
         assert!(parse_change("Hash", Some("0")).unwrap_err().0.contains("out of range"));
         assert!(parse_change("Threads", Some("many")).unwrap_err().0.contains("'many'"));
         assert!(parse_change("Ponder", Some("maybe")).is_err());

@@ -10,10 +10,14 @@
 //! Entries live in clusters of four (one 64-byte cache line). Replacement keeps the entry for the
 //! same key, else evicts the shallowest, oldest entry. The generation is bumped per search.
 //!
+//! The clusters are held in power-of-two slabs rather than one vector, so that touching the
+//! pages of a multi-gigabyte table (allocating, clearing) is split over the machine's cores:
+//! `setoption name Hash value 4096` must not keep `isready` waiting for many seconds.
+//!
 //! Data layout (64 bits): move 16 | score 16 | eval 16 | depth 8 | generation 6 | bound 2.
 
 use shakmaty::{Move, MoveList, Role};
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 
 /// How a stored score relates to the true value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,7 +56,10 @@ struct Cluster {
 
 /// Shared, fixed-size hash table of search results.
 pub struct TranspositionTable {
-    clusters: Vec<Cluster>,
+    /// Equal slabs of `1 << slab_shift` clusters (the last may be shorter).
+    slabs: Vec<Box<[Cluster]>>,
+    slab_shift: u32,
+    cluster_count: usize,
     generation: AtomicU8,
 }
 
@@ -60,12 +67,50 @@ pub struct TranspositionTable {
 #[derive(Debug)]
 pub struct AllocationError {
     pub mib: usize,
+    /// Bytes the machine could still give, when known.
+    pub available: Option<u64>,
 }
 
 impl std::fmt::Display for AllocationError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "cannot allocate {} MiB for the hash table", self.mib)
+        write!(f, "cannot allocate {} MiB for the hash table", self.mib)?;
+        if let Some(bytes) = self.available {
+            write!(f, " (about {} MiB of memory is available)", bytes >> 20)?;
+        }
+        Ok(())
     }
+}
+
+/// Slabs per table at most: enough to keep every core busy when touching pages.
+const MAX_SLABS: usize = 64;
+/// Slabs no smaller than this many clusters (64 KiB), so small tables stay one or a few slabs.
+const MIN_SLAB_CLUSTERS: usize = 1024;
+/// Below this many clusters (64 MiB) a single thread touches the table faster than threads start.
+const PARALLEL_CLUSTERS: usize = 1 << 20;
+
+/// Threads used to allocate or clear `clusters` clusters.
+fn worker_count(clusters: usize) -> usize {
+    if clusters < PARALLEL_CLUSTERS {
+        return 1;
+    }
+    std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_SLABS)
+}
+
+/// Runs `job` on every item, spread over `workers` scoped threads (inline when one).
+fn for_each_parallel<T: Send>(items: Vec<T>, workers: usize, job: impl Fn(T) + Sync) {
+    if workers <= 1 {
+        items.into_iter().for_each(job);
+        return;
+    }
+    let queue = parking_lot::Mutex::new(items);
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| loop {
+                let Some(item) = queue.lock().pop() else { break };
+                job(item);
+            });
+        }
+    });
 }
 
 fn pack(packed_move: u16, score: i32, eval: i32, depth: i32, generation: u8, bound: Bound) -> u64 {
@@ -98,25 +143,64 @@ fn entry_generation(data: u64) -> u8 {
 }
 
 impl TranspositionTable {
-    /// A table of `mib` mebibytes (at least one cluster); fails instead of aborting.
+    /// A table of `mib` mebibytes (at least one cluster), its pages touched so that it is
+    /// resident. Fails, instead of aborting or inviting the OOM killer, when the allocator
+    /// refuses or the machine reports less memory available than asked for.
     pub fn new(mib: usize) -> Result<TranspositionTable, AllocationError> {
         let bytes = mib.saturating_mul(1024 * 1024);
-        let count = (bytes / std::mem::size_of::<Cluster>()).max(1);
-        let mut clusters = Vec::new();
-        clusters.try_reserve_exact(count).map_err(|_| AllocationError { mib })?;
-        clusters.resize_with(count, Cluster::default);
-        Ok(TranspositionTable { clusters, generation: AtomicU8::new(0) })
+        let available = crate::memory::available_bytes();
+        if available.is_some_and(|free| bytes as u64 > free) {
+            return Err(AllocationError { mib, available });
+        }
+        let cluster_count = (bytes / std::mem::size_of::<Cluster>()).max(1);
+        let slab_len = cluster_count.div_ceil(MAX_SLABS).max(MIN_SLAB_CLUSTERS).next_power_of_two();
+        let lengths: Vec<(usize, usize)> = (0..cluster_count.div_ceil(slab_len))
+            .map(|index| (index, slab_len.min(cluster_count - index * slab_len)))
+            .collect();
+        let slabs = parking_lot::Mutex::new(Vec::with_capacity(lengths.len()));
+        let failed = AtomicBool::new(false);
+        for_each_parallel(lengths, worker_count(cluster_count), |(index, len)| {
+            if failed.load(Ordering::Relaxed) {
+                return;
+            }
+            let mut slab = Vec::new();
+            if slab.try_reserve_exact(len).is_err() {
+                failed.store(true, Ordering::Relaxed);
+                return;
+            }
+            slab.resize_with(len, Cluster::default);
+            slabs.lock().push((index, slab.into_boxed_slice()));
+        });
+        if failed.load(Ordering::Relaxed) {
+            return Err(AllocationError { mib, available });
+        }
+        let mut slabs = slabs.into_inner();
+        slabs.sort_unstable_by_key(|(index, _)| *index);
+        Ok(TranspositionTable {
+            slabs: slabs.into_iter().map(|(_, slab)| slab).collect(),
+            slab_shift: slab_len.trailing_zeros(),
+            cluster_count,
+            generation: AtomicU8::new(0),
+        })
     }
 
     /// Forgets every entry.
     pub fn clear(&self) {
-        for cluster in &self.clusters {
-            for entry in &cluster.entries {
-                entry.key_xor_data.store(0, Ordering::Relaxed);
-                entry.data.store(0, Ordering::Relaxed);
+        let slabs: Vec<&[Cluster]> = self.slabs.iter().map(|slab| &slab[..]).collect();
+        for_each_parallel(slabs, worker_count(self.cluster_count), |slab| {
+            for cluster in slab {
+                for entry in &cluster.entries {
+                    entry.key_xor_data.store(0, Ordering::Relaxed);
+                    entry.data.store(0, Ordering::Relaxed);
+                }
             }
-        }
+        });
         self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// The table's size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.cluster_count * std::mem::size_of::<Cluster>()
     }
 
     /// Marks the start of a new search so older entries become cheaper to replace.
@@ -126,8 +210,8 @@ impl TranspositionTable {
 
     fn cluster(&self, key: u64) -> &Cluster {
         // Multiply-shift maps the key onto the table without a division.
-        let index = ((key as u128 * self.clusters.len() as u128) >> 64) as usize;
-        &self.clusters[index]
+        let index = ((key as u128 * self.cluster_count as u128) >> 64) as usize;
+        &self.slabs[index >> self.slab_shift][index & ((1 << self.slab_shift) - 1)]
     }
 
     /// The entry stored for `key`, if any and intact.
@@ -181,9 +265,9 @@ impl TranspositionTable {
     /// Permille of sampled entries written during the current search.
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation.load(Ordering::Relaxed) & 0x3f;
-        let sample = self.clusters.len().min(250);
+        let sample = self.cluster_count.min(250);
         let mut used = 0;
-        for cluster in &self.clusters[..sample] {
+        for cluster in self.slabs.iter().flat_map(|slab| slab.iter()).take(sample) {
             for entry in &cluster.entries {
                 let data = entry.data.load(Ordering::Relaxed);
                 if data != 0 && entry_generation(data) == generation {
@@ -232,6 +316,24 @@ mod tests {
         assert!(table.probe(0xdead_bef0).is_none());
         table.clear();
         assert!(table.probe(0xdead_beef).is_none());
+    }
+
+    #[test]
+    fn slabs_cover_every_cluster_once() {
+        // 3 MiB is not a power of two of clusters: the last slab is shorter.
+        let table = TranspositionTable::new(3).unwrap();
+        assert_eq!(table.bytes(), 3 << 20);
+        assert_eq!(table.slabs.iter().map(|slab| slab.len()).sum::<usize>(), table.cluster_count);
+        for key in [0, u64::MAX, 1 << 63, 0x9e37_79b9_7f4a_7c15] {
+            table.store(key, 9, 1, 2, 3, Bound::Exact);
+            assert_eq!(table.probe(key).unwrap().packed_move, 9);
+        }
+    }
+
+    #[test]
+    fn refuses_more_than_the_machine_has() {
+        let error = TranspositionTable::new(1 << 40).err().expect("a yobibyte-scale table must fail");
+        assert!(error.to_string().contains("cannot allocate"));
     }
 
     #[test]

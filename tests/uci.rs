@@ -104,6 +104,7 @@ fn handshake_lists_identity_and_every_option() {
             "option name Move Overhead type spin default 10 min 0 max 5000",
             "option name Clear Hash type button",
             "option name UCI_Chess960 type check default false",
+            "option name Debug Log File type string default <empty>",
         ]
     );
     assert_eq!(lines.len(), 2 + options.len() + 1, "only id, option and uciok lines: {lines:?}");

@@ -104,6 +104,8 @@ pub struct SearchControl {
     epoch: Instant,
     /// Microseconds after `epoch` at which our clock started (the `go`, or the `ponderhit`).
     clock_start_us: AtomicU64,
+    /// All threads' nodes as the main thread last summed them, for progress reports.
+    nodes: AtomicU64,
 }
 
 impl SearchControl {
@@ -113,7 +115,18 @@ impl SearchControl {
             pondering: AtomicBool::new(pondering),
             epoch: Instant::now(),
             clock_start_us: AtomicU64::new(0),
+            nodes: AtomicU64::new(0),
         }
+    }
+
+    /// Records the node count so far (the main thread does, every few thousand nodes).
+    pub fn publish_nodes(&self, nodes: u64) {
+        self.nodes.store(nodes, Ordering::Relaxed);
+    }
+
+    /// Nodes searched as last published.
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
     }
 
     pub fn stop(&self) {

@@ -632,6 +632,9 @@ impl<'a> Worker<'a> {
 
     fn publish_nodes(&self) {
         self.shared.node_counts[self.id].store(self.nodes, Ordering::Relaxed);
+        if self.is_main() {
+            self.shared.control.publish_nodes(self.total_nodes());
+        }
     }
 
     fn total_nodes(&self) -> u64 {

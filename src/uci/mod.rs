@@ -3,15 +3,16 @@
 //!
 //! A reader thread turns stdin into lines on a channel; the loop `select!`s between those and
 //! the search's events, so `isready`, `stop`, `ponderhit` and `quit` are answered at once while
-//! a search runs. Only this thread prints, so `bestmove` can be held back while pondering or in
+//! a search runs. `log` writes the `Debug Log File`. Only this thread prints, so `bestmove` can be held back while pondering or in
 //! `go infinite` without any busy-waiting.
 
 pub mod command;
+mod log;
 pub mod output;
 mod session;
 
 use crate::options::EngineOptions;
-use crossbeam_channel::{select, unbounded, Receiver};
+use crossbeam_channel::{select, tick, unbounded, Receiver};
 use session::{Flow, Session};
 use std::io::{BufRead, Write};
 
@@ -54,6 +55,9 @@ pub fn run(options: EngineOptions, input: impl BufRead + Send + 'static, output:
             return 1;
         }
     };
+    // Also wakes the loop while a long search is quiet: it prints progress, and a failed write
+    // (the GUI died) ends the engine instead of leaving it searching for nobody.
+    let ticks = tick(std::time::Duration::from_millis(250));
     loop {
         let flow = select! {
             recv(lines) -> line => match line {
@@ -64,6 +68,7 @@ pub fn run(options: EngineOptions, input: impl BufRead + Send + 'static, output:
                 Ok(event) => session.handle_event(event),
                 Err(_) => Flow::Continue,
             },
+            recv(ticks) -> _ => session.heartbeat(),
         };
         if flow == Flow::Quit {
             session.shutdown();

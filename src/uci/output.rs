@@ -18,6 +18,7 @@ pub fn handshake(options: &EngineOptions) -> String {
             }
             OptionKind::Check => writeln!(text, "option name {} type check default {default}", spec.name),
             OptionKind::Button => writeln!(text, "option name {} type button", spec.name),
+            OptionKind::Text => writeln!(text, "option name {} type string default {default}", spec.name),
         };
     }
     text.push_str("uciok");
@@ -63,6 +64,13 @@ pub fn iteration(report: &IterationReport, mode: CastlingMode) -> String {
         line.push_str(&move_text(m, mode));
     }
     line
+}
+
+/// A progress line for a search that has printed nothing for a while: GUIs keep their node
+/// counters moving, and a write that fails tells us the GUI has gone.
+pub fn progress(nodes: u64, elapsed: std::time::Duration, hashfull: u32) -> String {
+    let nps = (nodes as u128 * 1_000_000 / elapsed.as_micros().max(1)) as u64;
+    format!("info nodes {nodes} nps {nps} hashfull {hashfull} time {}", elapsed.as_millis())
 }
 
 /// `bestmove e2e4 [ponder e7e5]`.

@@ -1,10 +1,12 @@
 //! The state of one UCI conversation and how each command changes it.
 //!
-//! Invariants: every `go` is answered by exactly one `bestmove`; a rejected `position` leaves
-//! no position (so `go` answers `bestmove 0000` rather than search a game the GUI never sent);
-//! a rejected `setoption` changes nothing.
+//! Invariants: every `go` is answered by exactly one `bestmove`, except a ponder search that the
+//! GUI abandons by sending a new `position` or `go` without `stop` (see `abandon_ponder`); a
+//! rejected `position` leaves no position (so `go` answers `bestmove 0000` rather than search a
+//! game the GUI never sent); a rejected `setoption` changes nothing.
 
 use super::command::{self, Command, GenfensParams, GoParams, PositionStart};
+use super::log::{DebugLog, Direction};
 use super::output;
 use crate::datagen::{self, Book, OpeningSource};
 use crate::engine::Engine;
@@ -18,6 +20,10 @@ use crate::time::{self, Clock};
 use crossbeam_channel::Receiver;
 use shakmaty::{CastlingMode, Color};
 use std::io::Write;
+use std::time::{Duration, Instant};
+
+/// A search that has printed nothing for this long prints a progress line.
+const PROGRESS_INTERVAL: Duration = Duration::from_secs(1);
 
 /// Whether the loop goes on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,6 +43,8 @@ enum Answer {
 struct PendingGo {
     /// `go infinite` or `go ponder`: hold the answer until `stop` (or `ponderhit`).
     hold: bool,
+    /// `go ponder` before its `ponderhit`.
+    pondering: bool,
     /// The search is still running (its `Finished` event has not arrived).
     searching: bool,
     answer: Option<Answer>,
@@ -54,6 +62,10 @@ pub struct Session<W: Write> {
     debug: bool,
     /// Output failed (the GUI is gone): stop as soon as possible.
     broken: bool,
+    /// When the last line went out, so a long quiet search can report progress.
+    last_output: Instant,
+    /// `Debug Log File`, when set.
+    log: Option<DebugLog>,
 }
 
 impl<W: Write> Session<W> {
@@ -69,6 +81,8 @@ impl<W: Write> Session<W> {
             pending: None,
             debug: false,
             broken: false,
+            last_output: Instant::now(),
+            log: None,
         };
         Ok((session, events))
     }
@@ -77,6 +91,12 @@ impl<W: Write> Session<W> {
         if self.broken {
             return;
         }
+        if let Some(log) = &self.log {
+            for line in text.lines() {
+                log.record(Direction::Out, line);
+            }
+        }
+        self.last_output = Instant::now();
         let written = writeln!(self.out, "{text}").and_then(|_| self.out.flush());
         if written.is_err() {
             self.broken = true;
@@ -104,6 +124,12 @@ impl<W: Write> Session<W> {
 
     /// Handles one line of input.
     pub fn handle_line(&mut self, line: &str) -> Flow {
+        if let Some(log) = &mut self.log {
+            log.record(Direction::In, line);
+            if log.take_failure() {
+                self.error("Debug Log File: writing failed (disk full?); later lines may be missing");
+            }
+        }
         if self.debug {
             self.say(&format!("info string debug: received '{}'", line.trim_end()));
         }
@@ -213,12 +239,25 @@ impl<W: Write> Session<W> {
                 }
             }
             OptionChange::ClearHash => self.engine.clear_hash(),
+            OptionChange::DebugLogFile(ref path) => {
+                if path.is_empty() {
+                    self.log = None;
+                } else {
+                    match DebugLog::open(path) {
+                        Ok(log) => self.log = Some(log),
+                        Err(error) => {
+                            return self.error(&format!("Debug Log File: cannot open '{path}': {error}"))
+                        }
+                    }
+                }
+            }
             _ => {}
         }
         self.options.apply(&change);
     }
 
     fn set_position(&mut self, start: PositionStart, moves: &[String]) {
+        self.abandon_ponder();
         let chess960 = self.options.chess960;
         let base = match start {
             PositionStart::StartPos => Ok(Position::startpos(castling_mode(chess960))),
@@ -234,7 +273,9 @@ impl<W: Write> Session<W> {
     }
 
     fn go(&mut self, params: GoParams) {
-        // A GUI that sends `go` before stopping the last one still gets both answers, in order.
+        // A GUI that sends `go` before stopping the last one still gets both answers, in order
+        // (unless the last one was a ponder search it has evidently given up on).
+        self.abandon_ponder();
         self.settle_search();
         let Some(pos) = self.position.clone() else {
             self.error("no valid position");
@@ -256,14 +297,17 @@ impl<W: Write> Session<W> {
                 _ => {}
             }
             if matches!(verdict.reason, Reason::Checkmate | Reason::Stalemate) {
-                self.pending = Some(PendingGo { hold, searching: false, answer: Some(Answer::NoMove), mode });
+                let answer = Some(Answer::NoMove);
+                self.pending =
+                    Some(PendingGo { hold, pondering: params.ponder, searching: false, answer, mode });
                 self.deliver_if_ready();
                 return;
             }
         }
         let limits = self.limits(&pos, &params);
         self.engine.go(pos, limits, params.ponder);
-        self.pending = Some(PendingGo { hold, searching: true, answer: None, mode });
+        self.pending =
+            Some(PendingGo { hold, pondering: params.ponder, searching: true, answer: None, mode });
     }
 
     fn limits(&mut self, pos: &Position, params: &GoParams) -> SearchLimits {
@@ -327,6 +371,7 @@ impl<W: Write> Session<W> {
         self.engine.ponderhit();
         if let Some(pending) = &mut self.pending {
             pending.hold = false;
+            pending.pondering = false;
         }
         self.deliver_if_ready();
     }
@@ -346,6 +391,17 @@ impl<W: Write> Session<W> {
                     pending.answer = Some(Answer::Move(outcome));
                 }
                 self.deliver_if_ready();
+            }
+        }
+        self.flow()
+    }
+
+    /// Once a second of silence, a progress line for the running search (see `output::progress`).
+    pub fn heartbeat(&mut self) -> Flow {
+        if self.last_output.elapsed() >= PROGRESS_INTERVAL {
+            if let Some((nodes, elapsed)) = self.engine.progress() {
+                let line = output::progress(nodes, elapsed, self.engine.table().hashfull());
+                self.say(&line);
             }
         }
         self.flow()
@@ -371,6 +427,24 @@ impl<W: Write> Session<W> {
             return;
         }
         self.stop();
+        self.wait_for_search();
+        self.pending = None;
+    }
+
+    /// Some GUIs answer a ponder miss with a new `position` and `go` but no `stop`. That ponder
+    /// search is then dropped without a `bestmove`: the GUI is not waiting for one, and would
+    /// take it for the answer to its next `go`.
+    fn abandon_ponder(&mut self) {
+        if !matches!(&self.pending, Some(p) if p.pondering) {
+            return;
+        }
+        self.engine.stop();
+        self.wait_for_search();
+        self.pending = None;
+    }
+
+    /// Processes search events until the pending search's `Finished` has arrived.
+    fn wait_for_search(&mut self) {
         while matches!(&self.pending, Some(p) if p.searching) {
             match self.events.recv() {
                 Ok(event) => {
@@ -379,7 +453,6 @@ impl<W: Write> Session<W> {
                 Err(_) => break,
             }
         }
-        self.pending = None;
     }
 
     /// A malformed `go`: answer it without searching.
