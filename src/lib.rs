@@ -22,6 +22,7 @@ pub mod position;
 pub mod rules;
 pub mod search;
 pub mod see;
+pub mod tablebase;
 pub mod time;
 pub mod tt;
 pub mod tune;

@@ -22,6 +22,11 @@ pub struct EngineOptions {
     pub chess960: bool,
     /// Where `Debug Log File` records the conversation; empty when off.
     pub debug_log_file: String,
+    /// Folders of Syzygy tables; empty when none.
+    pub syzygy_path: String,
+    pub syzygy_probe_depth: i32,
+    pub syzygy_probe_limit: usize,
+    pub syzygy_50_move_rule: bool,
 }
 
 impl Default for EngineOptions {
@@ -35,6 +40,10 @@ impl Default for EngineOptions {
             move_overhead_ms: 10,
             chess960: false,
             debug_log_file: String::new(),
+            syzygy_path: String::new(),
+            syzygy_probe_depth: 1,
+            syzygy_probe_limit: 7,
+            syzygy_50_move_rule: true,
         }
     }
 }
@@ -68,10 +77,28 @@ pub const MOVE_OVERHEAD: OptionSpec =
 pub const CLEAR_HASH: OptionSpec = OptionSpec { name: "Clear Hash", kind: OptionKind::Button };
 pub const CHESS960: OptionSpec = OptionSpec { name: "UCI_Chess960", kind: OptionKind::Check };
 pub const DEBUG_LOG_FILE: OptionSpec = OptionSpec { name: "Debug Log File", kind: OptionKind::Text };
+pub const SYZYGY_PATH: OptionSpec = OptionSpec { name: "SyzygyPath", kind: OptionKind::Text };
+pub const SYZYGY_PROBE_DEPTH: OptionSpec =
+    OptionSpec { name: "SyzygyProbeDepth", kind: OptionKind::Spin { min: 1, max: 100 } };
+pub const SYZYGY_PROBE_LIMIT: OptionSpec =
+    OptionSpec { name: "SyzygyProbeLimit", kind: OptionKind::Spin { min: 0, max: 7 } };
+pub const SYZYGY_50_MOVE_RULE: OptionSpec = OptionSpec { name: "Syzygy50MoveRule", kind: OptionKind::Check };
 
 /// Every option, in the order `uci` lists them.
-pub const ALL: [OptionSpec; 8] =
-    [HASH, THREADS, MULTIPV, PONDER, MOVE_OVERHEAD, CLEAR_HASH, CHESS960, DEBUG_LOG_FILE];
+pub const ALL: [OptionSpec; 12] = [
+    HASH,
+    THREADS,
+    MULTIPV,
+    PONDER,
+    MOVE_OVERHEAD,
+    CLEAR_HASH,
+    CHESS960,
+    DEBUG_LOG_FILE,
+    SYZYGY_PATH,
+    SYZYGY_PROBE_DEPTH,
+    SYZYGY_PROBE_LIMIT,
+    SYZYGY_50_MOVE_RULE,
+];
 
 /// How GUIs write an empty string option's value.
 const EMPTY_TEXT: &str = "<empty>";
@@ -88,6 +115,11 @@ pub enum OptionChange {
     Chess960(bool),
     /// A path, or empty to stop logging.
     DebugLogFile(String),
+    /// Folders of tables, or empty for none.
+    SyzygyPath(String),
+    SyzygyProbeDepth(i32),
+    SyzygyProbeLimit(usize),
+    Syzygy50MoveRule(bool),
 }
 
 /// Why a `setoption` was refused.
@@ -109,6 +141,8 @@ impl EngineOptions {
             (THREADS, options.threads as i64),
             (MULTIPV, options.multipv as i64),
             (MOVE_OVERHEAD, options.move_overhead_ms),
+            (SYZYGY_PROBE_DEPTH, options.syzygy_probe_depth as i64),
+            (SYZYGY_PROBE_LIMIT, options.syzygy_probe_limit as i64),
         ] {
             if let OptionKind::Spin { min, max } = spec.kind {
                 if !(min..=max).contains(&value) {
@@ -135,6 +169,11 @@ impl EngineOptions {
             "UCI_Chess960" => self.chess960.to_string(),
             "Debug Log File" if self.debug_log_file.is_empty() => EMPTY_TEXT.to_string(),
             "Debug Log File" => self.debug_log_file.clone(),
+            "SyzygyPath" if self.syzygy_path.is_empty() => EMPTY_TEXT.to_string(),
+            "SyzygyPath" => self.syzygy_path.clone(),
+            "SyzygyProbeDepth" => self.syzygy_probe_depth.to_string(),
+            "SyzygyProbeLimit" => self.syzygy_probe_limit.to_string(),
+            "Syzygy50MoveRule" => self.syzygy_50_move_rule.to_string(),
             _ => String::new(),
         }
     }
@@ -149,6 +188,10 @@ impl EngineOptions {
             OptionChange::MoveOverhead(ms) => self.move_overhead_ms = ms,
             OptionChange::Chess960(on) => self.chess960 = on,
             OptionChange::DebugLogFile(ref path) => self.debug_log_file = path.clone(),
+            OptionChange::SyzygyPath(ref path) => self.syzygy_path = path.clone(),
+            OptionChange::SyzygyProbeDepth(depth) => self.syzygy_probe_depth = depth,
+            OptionChange::SyzygyProbeLimit(pieces) => self.syzygy_probe_limit = pieces,
+            OptionChange::Syzygy50MoveRule(on) => self.syzygy_50_move_rule = on,
             OptionChange::ClearHash => {}
         }
     }
@@ -165,7 +208,11 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<OptionChange, Opt
         OptionKind::Button => Ok(OptionChange::ClearHash),
         OptionKind::Text => {
             let text = value.unwrap_or("");
-            Ok(OptionChange::DebugLogFile(if text == EMPTY_TEXT { String::new() } else { text.to_string() }))
+            let text = if text == EMPTY_TEXT { String::new() } else { text.to_string() };
+            Ok(match spec.name {
+                "SyzygyPath" => OptionChange::SyzygyPath(text),
+                _ => OptionChange::DebugLogFile(text),
+            })
         }
         OptionKind::Check => {
             let on = match value.map(str::to_ascii_lowercase).as_deref() {
@@ -181,6 +228,7 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<OptionChange, Opt
             };
             Ok(match spec.name {
                 "Ponder" => OptionChange::Ponder(on),
+                "Syzygy50MoveRule" => OptionChange::Syzygy50MoveRule(on),
                 _ => OptionChange::Chess960(on),
             })
         }
@@ -199,6 +247,8 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<OptionChange, Opt
                 "Hash" => OptionChange::Hash(number as usize),
                 "Threads" => OptionChange::Threads(number as usize),
                 "MultiPV" => OptionChange::MultiPv(number as usize),
+                "SyzygyProbeDepth" => OptionChange::SyzygyProbeDepth(number as i32),
+                "SyzygyProbeLimit" => OptionChange::SyzygyProbeLimit(number as usize),
                 _ => OptionChange::MoveOverhead(number),
             })
         }

@@ -105,6 +105,10 @@ fn handshake_lists_identity_and_every_option() {
             "option name Clear Hash type button",
             "option name UCI_Chess960 type check default false",
             "option name Debug Log File type string default <empty>",
+            "option name SyzygyPath type string default <empty>",
+            "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
+            "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
+            "option name Syzygy50MoveRule type check default true",
         ]
     );
     assert_eq!(lines.len(), 2 + options.len() + 1, "only id, option and uciok lines: {lines:?}");

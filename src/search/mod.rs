@@ -10,9 +10,11 @@ mod worker;
 
 pub use threads::run;
 
+use crate::tablebase::Tablebases;
 use crate::time::TimeBudget;
 use shakmaty::Move;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// What one `go` asks for. Every limit that is set applies; the first reached ends the search.
@@ -29,6 +31,32 @@ pub struct SearchLimits {
     pub multipv: usize,
     /// Search threads (at least 1).
     pub threads: usize,
+    /// Syzygy tables and how to use them, when loaded.
+    pub tablebases: Option<TablebaseUse>,
+}
+
+/// The Syzygy options as one search applies them.
+#[derive(Clone)]
+pub struct TablebaseUse {
+    pub tables: Arc<Tablebases>,
+    /// Probe inside the search only at this remaining depth or more (`SyzygyProbeDepth`).
+    pub probe_depth: i32,
+    /// Probe only positions of at most this many pieces (`SyzygyProbeLimit`, capped by the tables).
+    pub probe_limit: usize,
+    /// Count wins and losses the fifty-move rule spoils as draws (`Syzygy50MoveRule`).
+    pub rule50: bool,
+}
+
+impl std::fmt::Debug for TablebaseUse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "TablebaseUse({} files, depth {}, limit {})",
+            self.tables.files(),
+            self.probe_depth,
+            self.probe_limit
+        )
+    }
 }
 
 /// A score as the GUI sees it.
@@ -73,6 +101,8 @@ pub struct IterationReport {
     pub nodes: u64,
     pub nps: u64,
     pub hashfull: u32,
+    /// Tablebase probes that answered, all threads together.
+    pub tbhits: u64,
     pub time: Duration,
     pub pv: Vec<Move>,
 }
@@ -106,6 +136,8 @@ pub struct SearchControl {
     clock_start_us: AtomicU64,
     /// All threads' nodes as the main thread last summed them, for progress reports.
     nodes: AtomicU64,
+    /// Tablebase probes that answered.
+    tb_hits: AtomicU64,
 }
 
 impl SearchControl {
@@ -116,7 +148,16 @@ impl SearchControl {
             epoch: Instant::now(),
             clock_start_us: AtomicU64::new(0),
             nodes: AtomicU64::new(0),
+            tb_hits: AtomicU64::new(0),
         }
+    }
+
+    pub fn count_tb_hit(&self) {
+        self.tb_hits.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub fn tb_hits(&self) -> u64 {
+        self.tb_hits.load(Ordering::Relaxed)
     }
 
     /// Records the node count so far (the main thread does, every few thousand nodes).

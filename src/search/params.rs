@@ -15,6 +15,10 @@ pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 /// Larger than any real score.
 pub const INFINITY: i32 = 32_001;
 pub const DRAW: i32 = 0;
+/// A tablebase win at the root; a win `n` plies away scores `TB_WIN - n`. Below every mate
+/// score and above every evaluation, so a shorter mate still wins over a tablebase win.
+pub const TB_WIN: i32 = 25_000;
+pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
 
 /// Aspiration windows start this wide (cp) from depth `ASPIRATION_MIN_DEPTH` and double on failure.
 pub const ASPIRATION_DELTA: i32 = 25;

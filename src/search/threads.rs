@@ -5,10 +5,11 @@
 //! The move played comes from a vote: each worker backs its best move with weight growing in
 //! its completed depth and its score, so a deeper, more confident thread carries the decision.
 
-use super::params::{MATE_BOUND, MAX_PLY};
+use super::params::{DRAW, MATE_BOUND, MAX_PLY, TB_WIN};
 use super::worker::{Shared, Worker};
-use super::{Score, SearchControl, SearchEvent, SearchLimits, SearchOutcome};
+use super::{IterationReport, Score, ScoreBound, SearchControl, SearchEvent, SearchLimits, SearchOutcome};
 use crate::position::Position;
+use crate::tablebase::Outcome;
 use crate::tt::TranspositionTable;
 use shakmaty::Move;
 use std::collections::HashMap;
@@ -24,6 +25,9 @@ pub fn run(
     report: &(dyn Fn(SearchEvent) + Sync),
 ) -> SearchOutcome {
     tt.new_search();
+    if let Some(outcome) = tablebase_root(pos, limits, control, report) {
+        return outcome;
+    }
     let threads = limits.threads.max(1);
     let node_counts: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
     let shared = Shared { tt, control, limits, node_counts: &node_counts, report };
@@ -66,6 +70,49 @@ pub fn run(
         depth: chosen.depth,
         score: Score::from_internal(chosen.score),
     }
+}
+
+/// A tablebase position is not searched: the DTZ-optimal move converts a win and holds a draw
+/// (a search could miss either). `searchmoves` turns this off, so analysts can still explore.
+fn tablebase_root(
+    pos: &Position,
+    limits: &SearchLimits,
+    control: &SearchControl,
+    report: &(dyn Fn(SearchEvent) + Sync),
+) -> Option<SearchOutcome> {
+    let tb = limits.tablebases.as_ref()?;
+    let chess = pos.chess();
+    if !limits.search_moves.is_empty() || !crate::tablebase::is_candidate(chess, tb.probe_limit) {
+        return None;
+    }
+    let choice = tb.tables.root_move(chess, tb.rule50)?;
+    control.count_tb_hit();
+    let score = match choice.outcome {
+        Outcome::Win => TB_WIN - choice.dtz.min(MAX_PLY as i32),
+        Outcome::Draw => DRAW,
+        Outcome::Loss => -TB_WIN + choice.dtz.min(MAX_PLY as i32),
+    };
+    let elapsed = control.search_elapsed();
+    report(SearchEvent::Iteration(IterationReport {
+        depth: 1,
+        seldepth: 1,
+        multipv: 1,
+        score: Score::from_internal(score),
+        bound: ScoreBound::Exact,
+        nodes: 1,
+        nps: (1_000_000 / elapsed.as_micros().max(1)) as u64,
+        hashfull: 0,
+        tbhits: control.tb_hits(),
+        time: elapsed,
+        pv: vec![choice.best],
+    }));
+    Some(SearchOutcome {
+        best: choice.best,
+        ponder: None,
+        nodes: 1,
+        depth: 1,
+        score: Score::from_internal(score),
+    })
 }
 
 /// The legal root moves, restricted to `searchmoves` when given (ignoring illegal ones).

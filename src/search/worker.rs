@@ -10,6 +10,7 @@ use crate::eval::evaluate;
 use crate::movepick::{gain_estimate, is_quiet, MovePicker, OrderingHints};
 use crate::position::Position;
 use crate::see::see_ge;
+use crate::tablebase::Outcome;
 use crate::tt::{decode_move, encode_move, Bound, TranspositionTable};
 use once_cell::sync::Lazy;
 use shakmaty::{Move, MoveList, Position as _, Role};
@@ -271,6 +272,15 @@ impl<'a> Worker<'a> {
         if let Some(hit) = hit {
             let score = score_from_tt(hit.score, ply);
             if !pv_node && hit.depth >= depth && bound_allows_cutoff(hit.bound, score, alpha, beta) {
+                return score;
+            }
+        }
+
+        // Step 3b. Tablebases: right after a capture or pawn move a WDL probe is exact; a draw,
+        // or a win/loss on the right side of the window, settles the node.
+        if let Some((score, bound)) = self.probe_tablebase(depth, ply) {
+            if bound_allows_cutoff(bound, score, alpha, beta) {
+                self.store(key, None, score, None, depth + 6, bound, ply);
                 return score;
             }
         }
@@ -630,6 +640,26 @@ impl<'a> Worker<'a> {
         self.stopped
     }
 
+    /// The tablebase score and bound of the current node, when the options allow a probe here.
+    fn probe_tablebase(&mut self, depth: i32, ply: usize) -> Option<(i32, Bound)> {
+        let tb = self.shared.limits.tablebases.as_ref()?;
+        let chess = self.pos.chess();
+        if ply == 0
+            || depth < tb.probe_depth
+            || self.pos.halfmoves() != 0
+            || !crate::tablebase::is_candidate(chess, tb.probe_limit)
+        {
+            return None;
+        }
+        let outcome = tb.tables.probe_wdl(chess, tb.rule50)?;
+        self.shared.control.count_tb_hit();
+        Some(match outcome {
+            Outcome::Win => (TB_WIN - ply as i32, Bound::Lower),
+            Outcome::Loss => (-TB_WIN + ply as i32, Bound::Upper),
+            Outcome::Draw => (DRAW, Bound::Exact),
+        })
+    }
+
     fn publish_nodes(&self) {
         self.shared.node_counts[self.id].store(self.nodes, Ordering::Relaxed);
         if self.is_main() {
@@ -710,6 +740,7 @@ impl<'a> Worker<'a> {
             nodes,
             nps,
             hashfull: self.shared.tt.hashfull(),
+            tbhits: self.shared.control.tb_hits(),
             time: elapsed,
             pv: root_move.pv.clone(),
         }));
@@ -737,9 +768,9 @@ fn bound_allows_cutoff(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool 
 
 /// Mate scores are stored relative to the node, so they stay right at any ply.
 fn score_to_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_WIN_BOUND {
         score + ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score - ply as i32
     } else {
         score
@@ -747,9 +778,9 @@ fn score_to_tt(score: i32, ply: usize) -> i32 {
 }
 
 fn score_from_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_WIN_BOUND {
         score - ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score + ply as i32
     } else {
         score

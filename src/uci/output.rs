@@ -53,10 +53,11 @@ pub fn iteration(report: &IterationReport, mode: CastlingMode) -> String {
     }
     let _ = write!(
         line,
-        " nodes {} nps {} hashfull {} time {} pv",
+        " nodes {} nps {} hashfull {} tbhits {} time {} pv",
         report.nodes,
         report.nps,
         report.hashfull,
+        report.tbhits,
         report.time.as_millis()
     );
     for &m in &report.pv {
@@ -150,12 +151,13 @@ mod tests {
             nodes: 1000,
             nps: 50_000,
             hashfull: 12,
+            tbhits: 0,
             time: Duration::from_millis(20),
             pv: vec![e2e4],
         };
         assert_eq!(
             iteration(&report, CastlingMode::Standard),
-            "info depth 5 seldepth 9 multipv 1 score mate -3 lowerbound nodes 1000 nps 50000 hashfull 12 time 20 pv e2e4"
+            "info depth 5 seldepth 9 multipv 1 score mate -3 lowerbound nodes 1000 nps 50000 hashfull 12 tbhits 0 time 20 pv e2e4"
         );
     }
 }

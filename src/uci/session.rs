@@ -15,11 +15,13 @@ use crate::options::{self, EngineOptions, OptionChange};
 use crate::perft;
 use crate::position::Position;
 use crate::rules::{self, Reason};
-use crate::search::{SearchEvent, SearchLimits, SearchOutcome};
+use crate::search::{SearchEvent, SearchLimits, SearchOutcome, TablebaseUse};
+use crate::tablebase::Tablebases;
 use crate::time::{self, Clock};
 use crossbeam_channel::Receiver;
 use shakmaty::{CastlingMode, Color};
 use std::io::Write;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// A search that has printed nothing for this long prints a progress line.
@@ -66,6 +68,8 @@ pub struct Session<W: Write> {
     last_output: Instant,
     /// `Debug Log File`, when set.
     log: Option<DebugLog>,
+    /// Tables from `SyzygyPath`, when set.
+    tablebases: Option<Arc<Tablebases>>,
 }
 
 impl<W: Write> Session<W> {
@@ -83,6 +87,7 @@ impl<W: Write> Session<W> {
             broken: false,
             last_output: Instant::now(),
             log: None,
+            tablebases: None,
         };
         Ok((session, events))
     }
@@ -239,6 +244,24 @@ impl<W: Write> Session<W> {
                 }
             }
             OptionChange::ClearHash => self.engine.clear_hash(),
+            OptionChange::SyzygyPath(ref path) => {
+                if path.is_empty() {
+                    self.tablebases = None;
+                } else {
+                    match Tablebases::load(path) {
+                        Ok(tables) => {
+                            let line = format!(
+                                "info string SyzygyPath: {} table files, up to {} pieces",
+                                tables.files(),
+                                tables.max_pieces()
+                            );
+                            self.tablebases = Some(Arc::new(tables));
+                            self.say(&line);
+                        }
+                        Err(error) => return self.error(&format!("SyzygyPath: {error}; tables unchanged")),
+                    }
+                }
+            }
             OptionChange::DebugLogFile(ref path) => {
                 if path.is_empty() {
                     self.log = None;
@@ -339,6 +362,12 @@ impl<W: Write> Session<W> {
             search_moves,
             multipv: self.options.multipv,
             threads: self.options.threads,
+            tablebases: self.tablebases.as_ref().map(|tables| TablebaseUse {
+                tables: Arc::clone(tables),
+                probe_depth: self.options.syzygy_probe_depth,
+                probe_limit: self.options.syzygy_probe_limit.min(tables.max_pieces()),
+                rule50: self.options.syzygy_50_move_rule,
+            }),
         }
     }
 
@@ -386,6 +415,9 @@ impl<W: Write> Session<W> {
             }
             SearchEvent::Finished(outcome) => {
                 self.engine.wait();
+                if let Some(failure) = self.tablebases.as_ref().and_then(|tables| tables.take_failure()) {
+                    self.error(&format!("Syzygy: {failure}"));
+                }
                 if let Some(pending) = &mut self.pending {
                     pending.searching = false;
                     pending.answer = Some(Answer::Move(outcome));

@@ -1,0 +1,140 @@
+//! Syzygy endgame tablebases, through `shakmaty-syzygy`.
+//!
+//! Two uses: at the root, `root_move` picks the DTZ-optimal move, so a won tablebase position
+//! is always converted and a drawn one never lost; inside the search, `probe_wdl` scores
+//! positions right after a capture or pawn move, where a WDL probe is exact.
+//!
+//! A missing table is simply no information. A file that fails to read or decode (or makes the
+//! prober panic) is remembered, once, for the UCI layer to report as `info string error`; the
+//! search carries on without it.
+
+use shakmaty::{Chess, Move, Position as _};
+use shakmaty_syzygy::{SyzygyError, Tablebase, Wdl};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
+
+/// A tablebase result from the side to move's point of view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Win,
+    Draw,
+    Loss,
+}
+
+/// The root decision: the move to play and what it leads to.
+#[derive(Debug, Clone, Copy)]
+pub struct RootChoice {
+    pub best: Move,
+    pub outcome: Outcome,
+    /// Plies to the next capture or pawn move on the optimal line (0 for a draw).
+    pub dtz: i32,
+}
+
+/// Loaded tables from one `SyzygyPath`.
+pub struct Tablebases {
+    tables: Tablebase<Chess>,
+    files: usize,
+    /// The first probe failure, not yet reported.
+    failure: parking_lot::Mutex<Option<String>>,
+}
+
+impl Tablebases {
+    /// Registers every table file in the folders of `path` (`:`-separated on Unix, `;` on
+    /// Windows). Files are opened lazily, on first probe. All or nothing: any folder that
+    /// cannot be read, or a file whose size shows it is corrupt, is an error.
+    pub fn load(path: &str) -> Result<Tablebases, String> {
+        let mut tables = Tablebase::new();
+        let mut files = 0;
+        let folders: Vec<PathBuf> =
+            std::env::split_paths(path).filter(|p| !p.as_os_str().is_empty()).collect();
+        if folders.is_empty() {
+            return Err(format!("no folder in '{path}'"));
+        }
+        for folder in folders {
+            files += tables.add_directory(&folder).map_err(|e| format!("'{}': {e}", folder.display()))?;
+        }
+        if files == 0 {
+            return Err(format!("no Syzygy table files (*.rtbw, *.rtbz) in '{path}'"));
+        }
+        Ok(Tablebases { tables, files, failure: parking_lot::Mutex::new(None) })
+    }
+
+    /// Table files registered.
+    pub fn files(&self) -> usize {
+        self.files
+    }
+
+    /// Most pieces (kings included) of any table.
+    pub fn max_pieces(&self) -> usize {
+        self.tables.max_pieces()
+    }
+
+    /// The probe failure to report, once.
+    pub fn take_failure(&self) -> Option<String> {
+        self.failure.lock().take()
+    }
+
+    /// WDL of a position reached by a capture or pawn move (the only time the probe is exact).
+    /// With `rule50`, wins and losses the fifty-move rule frustrates count as draws.
+    pub fn probe_wdl(&self, pos: &Chess, rule50: bool) -> Option<Outcome> {
+        let wdl = self.guarded(|| self.tables.probe_wdl_after_zeroing(pos))?;
+        Some(outcome(wdl, rule50))
+    }
+
+    /// The DTZ-optimal move of a tablebase position, if every successor could be probed.
+    pub fn root_move(&self, pos: &Chess, rule50: bool) -> Option<RootChoice> {
+        let (best, dtz) = self.guarded(|| self.tables.best_move(pos))??;
+        let mut after = pos.clone();
+        after.play_unchecked(best);
+        // The opponent's view of the position after our move, flipped back to ours.
+        let theirs = self.guarded(|| self.tables.probe_wdl(&after))?.after_zeroing();
+        let ours = match outcome(theirs, rule50) {
+            Outcome::Win => Outcome::Loss,
+            Outcome::Draw => Outcome::Draw,
+            Outcome::Loss => Outcome::Win,
+        };
+        Some(RootChoice { best, outcome: ours, dtz: dtz.ignore_rounding().0.abs() })
+    }
+
+    /// Runs a probe; expected gaps (castling rights, too many pieces, a missing table) are
+    /// `None`, and so is a failure, which is also recorded for the GUI.
+    fn guarded<T>(&self, probe: impl FnOnce() -> Result<T, SyzygyError>) -> Option<T> {
+        match catch_unwind(AssertUnwindSafe(probe)) {
+            Ok(Ok(value)) => Some(value),
+            Ok(Err(
+                SyzygyError::Castling | SyzygyError::TooManyPieces | SyzygyError::MissingTable { .. },
+            )) => None,
+            Ok(Err(error)) => {
+                self.record(error.to_string());
+                None
+            }
+            Err(_) => {
+                self.record("the table prober panicked (corrupt table?)".to_string());
+                None
+            }
+        }
+    }
+
+    fn record(&self, message: String) {
+        let mut failure = self.failure.lock();
+        if failure.is_none() {
+            *failure = Some(message);
+        }
+    }
+}
+
+fn outcome(wdl: Wdl, rule50: bool) -> Outcome {
+    match wdl {
+        Wdl::Win => Outcome::Win,
+        Wdl::Loss => Outcome::Loss,
+        Wdl::Draw => Outcome::Draw,
+        Wdl::CursedWin if !rule50 => Outcome::Win,
+        Wdl::BlessedLoss if !rule50 => Outcome::Loss,
+        Wdl::CursedWin | Wdl::BlessedLoss => Outcome::Draw,
+    }
+}
+
+/// Whether a position is small enough, and free of castling rights, to look up.
+pub fn is_candidate(pos: &Chess, limit: usize) -> bool {
+    pos.board().occupied().count() <= limit && pos.castles().castling_rights().is_empty()
+}

@@ -1,0 +1,153 @@
+//! Syzygy tablebases through the real binary: won endings are converted and drawn ones held
+//! against a Patina without tables, the options are declared and validated, searches report
+//! `tbhits`, and missing or corrupt files are errors that never stop the engine.
+//!
+//! The tables in tests/data/syzygy are the 3- and 4-piece files these positions need (every
+//! capture and promotion included), copied from `../shared/syzygy`.
+
+mod common;
+mod support;
+
+use common::{EngineProcess, QUICK, SEARCH};
+use patina::position::Position;
+use patina::rules::{self, Reason, Score};
+use patina::tablebase::{Outcome, Tablebases};
+use shakmaty::Color;
+use support::{path_str, scratch};
+
+fn tables_dir() -> String {
+    concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy").to_string()
+}
+
+fn with_tables() -> EngineProcess {
+    let mut engine = EngineProcess::spawn();
+    engine.send(&format!("setoption name SyzygyPath value {}", tables_dir()));
+    let (line, _) = engine.expect_line(|l| l.starts_with("info string"), QUICK);
+    assert!(line.starts_with("info string SyzygyPath: 14 table files, up to 4 pieces"), "{line}");
+    engine
+}
+
+/// The tables' own verdict for the side to move, so each test states a checked fact.
+fn table_outcome(fen: &str) -> Outcome {
+    let tables = Tablebases::load(&tables_dir()).expect("test tables");
+    let pos = Position::from_fen(fen, false).expect("test FEN");
+    tables.root_move(pos.chess(), true).expect("a tablebase position").outcome
+}
+
+/// Plays `fen` out: Patina with tables for `tb_side`, Patina without (20k nodes a move) for the
+/// other side, until the rules end the game or `max_plies` pass. Returns the verdict.
+fn play_out(fen: &str, tb_side: Color, max_plies: usize) -> rules::Verdict {
+    let mut tb = with_tables();
+    let mut plain = EngineProcess::spawn();
+    let mut pos = Position::from_fen(fen, false).expect("test FEN");
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..max_plies {
+        let verdict = rules::judge(&pos);
+        if verdict.is_over() {
+            return verdict;
+        }
+        let engine = if pos.turn() == tb_side { &mut tb } else { &mut plain };
+        engine.send(&format!("position fen {fen} moves {}", moves.join(" ")));
+        let search = engine.go("go nodes 20000", SEARCH);
+        let played = pos.parse_uci_move(&search.bestmove).unwrap_or_else(|_| {
+            panic!("illegal {} after {moves:?}", search.bestmove);
+        });
+        pos.play_game_move(played);
+        moves.push(search.bestmove);
+    }
+    rules::judge(&pos)
+}
+
+fn winner(side: Color) -> Score {
+    match side {
+        Color::White => Score::WhiteWins,
+        Color::Black => Score::BlackWins,
+    }
+}
+
+#[test]
+fn won_endings_are_converted_to_mate() {
+    let wins = [
+        ("8/8/8/4k3/8/8/8/KR6 w - - 0 1", Color::White),
+        ("4k3/8/4K3/4P3/8/8/8/8 w - - 0 1", Color::White),
+        ("8/8/8/8/3k4/8/6r1/K6Q w - - 0 1", Color::White),
+        ("8/2q5/8/8/3K4/8/k7/6R1 b - - 0 1", Color::Black),
+    ];
+    for (fen, side) in wins {
+        assert_eq!(table_outcome(fen), Outcome::Win, "{fen} is a win for the side to move");
+        let verdict = play_out(fen, side, 200);
+        assert_eq!((verdict.score, verdict.reason), (winner(side), Reason::Checkmate), "{fen}: {verdict}");
+    }
+}
+
+#[test]
+fn drawn_endings_are_held() {
+    let draws = [
+        // The defender's king stands in front of the pawn.
+        ("4k3/8/8/8/8/8/4P3/4K3 b - - 0 1", Color::Black),
+        ("8/8/3k4/8/8/3K4/r7/7R w - - 0 1", Color::White),
+        ("8/8/3k4/8/8/3K4/r7/7R b - - 0 1", Color::Black),
+    ];
+    for (fen, side) in draws {
+        assert_eq!(table_outcome(fen), Outcome::Draw, "{fen} is a draw");
+        let verdict = play_out(fen, side, 120);
+        assert_ne!(verdict.score, winner(!side), "{fen}: the defender lost: {verdict}");
+    }
+}
+
+#[test]
+fn searches_report_tbhits_and_options_are_declared() {
+    let mut engine = with_tables();
+    // Five pieces: captures lead into the four-piece tables.
+    engine.send("position fen 8/8/3k4/8/2r5/3K4/1R6/4R3 w - - 0 1");
+    let search = engine.go("go depth 10", SEARCH);
+    let hits = common::field(search.infos().last().expect("an info line"), "tbhits").expect("tbhits field");
+    assert!(hits > 0, "no probe answered: {:?}", search.infos().last());
+    engine.send("uci");
+    let lines = engine.lines_until(|l| l == "uciok", QUICK);
+    let path_line = format!("option name SyzygyPath type string default {}", tables_dir());
+    for expected in [
+        path_line.as_str(),
+        "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
+        "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
+        "option name Syzygy50MoveRule type check default true",
+    ] {
+        assert!(lines.iter().any(|l| l == expected), "missing '{expected}' in {lines:?}");
+    }
+    engine.send("setoption name SyzygyProbeLimit value 8");
+    engine.expect_line(|l| l.starts_with("info string error") && l.contains("out of range"), QUICK);
+    // Limit 0 turns the tables off: the position is searched, not looked up.
+    engine.send("setoption name SyzygyProbeLimit value 0");
+    engine.send("position fen 8/8/8/4k3/8/8/8/KR6 w - - 0 1");
+    let search = engine.go("go depth 6", SEARCH);
+    assert!(search.infos().iter().any(|l| l.contains("depth 6")), "{:?}", search.lines);
+}
+
+#[test]
+fn missing_and_corrupt_tables_are_errors_not_crashes() {
+    let mut engine = EngineProcess::spawn();
+    engine.send("setoption name SyzygyPath value /no/such/folder");
+    let (line, _) = engine.expect_line(|l| l.starts_with("info string"), QUICK);
+    assert!(line.starts_with("info string error: SyzygyPath") && line.contains("/no/such/folder"), "{line}");
+
+    // A table whose size is impossible is refused when the path is set.
+    let bad_size = scratch("syzygy", "badsize");
+    std::fs::write(bad_size.join("KRvK.rtbw"), [0u8; 100]).unwrap();
+    engine.send(&format!("setoption name SyzygyPath value {}", path_str(&bad_size)));
+    let (line, _) = engine.expect_line(|l| l.starts_with("info string"), QUICK);
+    assert!(line.starts_with("info string error: SyzygyPath"), "{line}");
+
+    // Garbage of a plausible size is only found out when probed: reported, then ignored.
+    let garbage = scratch("syzygy", "garbage");
+    for name in ["KRvK.rtbw", "KRvK.rtbz"] {
+        std::fs::write(garbage.join(name), vec![0x5au8; 64 * 10 + 16]).unwrap();
+    }
+    engine.send(&format!("setoption name SyzygyPath value {}", path_str(&garbage)));
+    engine.expect_line(|l| l.starts_with("info string SyzygyPath: 2 table files"), QUICK);
+    engine.send("position fen 8/8/8/4k3/8/8/8/KR6 w - - 0 1");
+    let search = engine.go("go depth 6", SEARCH);
+    assert!(search.lines.iter().any(|l| l.starts_with("info string error: Syzygy")), "{:?}", search.lines);
+    let legal = engine.legal_moves();
+    assert!(legal.contains(&search.bestmove), "{} is legal", search.bestmove);
+    engine.assert_ready();
+}
