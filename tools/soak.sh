@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Soak test: many fast games, two at a time on two cores (so the engine plays under CPU
+# contention), against Stockfish limited to UCI_Elo 1600. Passes only if Patina had no time
+# forfeit, illegal move, crash or stall in any game.
+#
+#   tools/soak.sh [GAMES] [THREADS]      defaults: 1000 games, Threads 1 on both sides
+#   tools/soak.sh 200 2                  the two-thread soak
+#
+# Needs python-chess (`pip install chess`) and Stockfish (`apt-get install stockfish`).
+# Environment: PATINA (binary, default target/release/patina, built if missing), OPPONENT
+# (default /usr/games/stockfish), SHARED (default ../shared beside the repo), TC (default
+# 1+0.01), SEED. The log and PGN go to target/soak/.
+set -euo pipefail
+
+games=${1:-1000}
+threads=${2:-1}
+root=$(cd "$(dirname "$0")/.." && pwd)
+shared=${SHARED:-$root/../shared}
+patina=${PATINA:-$root/target/release/patina}
+opponent=${OPPONENT:-/usr/games/stockfish}
+tc=${TC:-1+0.01}
+out="$root/target/soak"
+mkdir -p "$out"
+
+if [[ ! -x $patina ]]; then
+    (cd "$root" && cargo build --release)
+fi
+python3 -c 'import chess' 2>/dev/null || { echo "soak: needs python-chess: pip install chess" >&2; exit 2; }
+[[ -x $opponent ]] || { echo "soak: no $opponent: apt-get install stockfish" >&2; exit 2; }
+
+name="soak-${games}g-t${threads}-$(date -u +%Y%m%dT%H%M%SZ)"
+seed_args=()
+[[ -n ${SEED:-} ]] && seed_args=(--seed "$SEED")
+python3 "$shared/tools/match.py" \
+    --engine name=patina cmd="$patina" \
+    --engine name=sf1600 cmd="$opponent" opt.UCI_LimitStrength=true opt.UCI_Elo=1600 \
+    --each tc="$tc" opt.Hash=16 opt.Threads="$threads" \
+    --games "$games" --concurrency 2 --openings "$shared/books/noob_3moves.epd" \
+    "${seed_args[@]}" --pgnout "$out/$name.pgn" | tee "$out/$name.log"
+
+failures=$(grep '^Failures of patina:' "$out/$name.log" || true)
+echo "soak: $failures (log and games in target/soak/$name.*)"
+# "Failures of patina: time forfeit 0, illegal move 0, crash 0, stall 0"
+if [[ -z $failures ]] || grep -qE '[1-9][0-9]*' <<<"${failures#*:}"; then
+    echo "soak: FAILED" >&2
+    exit 1
+fi
+echo "soak: passed"
