@@ -5,6 +5,10 @@
 //! stalemate end the game on the move that produced them (so a mate on the seventy-fifth move
 //! still wins), then dead positions, then fivefold repetition and the seventy-five-move rule.
 //! Threefold repetition and the fifty-move rule are only claimable while play goes on.
+//! Dead positions are shakmaty's insufficient material plus what `dead` proves by exploring
+//! every reachable position (locked pawn walls and the like).
+
+pub mod dead;
 
 use crate::position::Position;
 use shakmaty::{Color, Position as _};
@@ -75,6 +79,9 @@ pub fn judge(pos: &Position) -> Verdict {
     }
     if board.is_insufficient_material() {
         return ended(Score::Draw, Reason::InsufficientMaterial);
+    }
+    if dead::is_dead(board) {
+        return ended(Score::Draw, Reason::DeadPosition);
     }
     // The current position plus four earlier occurrences make five.
     if pos.repetitions() >= 4 {

@@ -64,6 +64,12 @@ fn result_judges_fens_and_move_lists() {
         stdout(&patina(&["result", "--fen", "8/8/4k3/8/8/3BK3/8/8 w - - 0 1"])).trim(),
         "info string result 1/2-1/2 insufficient-material"
     );
+    // A locked pawn wall neither king can pass.
+    let wall = "4k3/8/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/4K3 w - - 0 1";
+    assert_eq!(
+        stdout(&patina(&["result", "--fen", wall])).trim(),
+        "info string result 1/2-1/2 dead-position"
+    );
     let bad = patina(&["result", "--moves", "e2e4 e2e4"]);
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("illegal move 'e2e4' at ply 2"));

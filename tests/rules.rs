@@ -311,6 +311,93 @@ fn insufficient_material_outranks_the_seventy_five_move_rule() {
     assert_insufficient("8/8/4k3/8/8/3K4/8/8 w - - 150 120");
 }
 
+// Dead positions beyond insufficient material: no sequence of legal moves mates either side.
+
+fn assert_dead(fen: &str) {
+    assert_eq!(verdict(fen, &[]), "1/2-1/2 dead-position", "{fen}");
+}
+
+fn assert_alive(fen: &str) {
+    assert_eq!(verdict(fen, &[]), "* ongoing", "{fen}");
+}
+
+/// A wall across the board: white pawns a3 b4 c3 d4 e3 f4 g3 h4 (dark squares) rammed by black
+/// pawns a4 b5 c4 d5 e4 f5 g4 h5 (light squares). Every square in front of the wall is attacked,
+/// so the white king keeps to ranks 1-2 and the black king to ranks 6-8; nothing can be taken.
+const WALL: &str = "4k3/8/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/4K3 w - - 0 1";
+
+#[test]
+fn a_locked_pawn_wall_is_dead() {
+    let pos = game(WALL, &[]);
+    let v = judge(&pos);
+    assert_eq!(v, Verdict { score: Score::Draw, reason: Reason::DeadPosition, claims: vec![] });
+    assert!(v.is_over());
+    // Black to move changes nothing.
+    assert_dead("4k3/8/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/4K3 b - - 0 1");
+}
+
+#[test]
+fn a_wall_with_a_gap_is_alive() {
+    // Without the g- and h-pawns the white king walks round by h4-g5-g6, takes f5 and the f-pawn
+    // promotes.
+    assert_alive("4k3/8/8/1p1p1p2/pPpPpP2/P1P1P3/8/4K3 w - - 0 1");
+}
+
+#[test]
+fn a_bishop_that_can_never_attack_anything_leaves_the_wall_dead() {
+    // The c1 bishop runs on dark squares; every dark square of the wall holds a white pawn, so it
+    // stays on ranks 1-2, never reaches a black pawn (all on light squares) and never checks.
+    assert_dead("4k3/8/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/2B1K3 w - - 0 1");
+    // The same for Black's light-squared c8 bishop on its side of the wall, both at once.
+    assert_dead("2b1k3/8/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/2B1K3 w - - 0 1");
+}
+
+#[test]
+fn a_bishop_that_can_take_a_pawn_makes_the_wall_alive() {
+    // The d1 bishop runs on light squares: Bb3xa4, and the a-pawn walks to a8.
+    assert_alive("4k3/8/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/3BK3 w - - 0 1");
+}
+
+#[test]
+fn a_locked_looking_wall_with_a_pawn_capture_is_alive() {
+    // The h-pawns stand one rank lower, so g3 can take on h4 and free the black g-pawn.
+    assert_alive("4k3/8/8/1p1p1p2/pPpPpPpp/P1P1P1PP/8/4K3 w - - 0 1");
+}
+
+#[test]
+fn a_blocked_position_with_a_helpmate_is_alive() {
+    // Nothing can break the wall, but the h8 king is shut in by its own h7 pawn and, whenever
+    // it stands there, its g8 bishop: 1.Bb8 Bf7 2.Bc7 Bg8 3.Be5 is mate.
+    let fen = "6bk/B6p/7P/1p1p1p2/pPpPpPp1/P1P1P1P1/8/4K3 w - - 0 1";
+    assert_alive(fen);
+    assert_eq!(verdict(fen, &["a7b8", "g8f7", "b8c7", "f7g8", "c7e5"]), "1-0 checkmate");
+}
+
+#[test]
+fn a_king_boxed_in_is_dead_while_the_other_king_cannot_reach_its_pawns() {
+    // Black pawns b7 d7 f7 h7 rammed by b6 d6 f6 h6: the black king is boxed in on the back rank
+    // (every free square of rank 7 is attacked) and the white king, free on ranks 1-5, can
+    // reach neither the box nor a pawn.
+    assert_dead("4k3/1p1p1p1p/1P1P1P1P/8/8/8/8/4K3 w - - 0 1");
+    // With the white king inside the box it can take b7, and the b-pawn promotes.
+    assert_alive("K3k3/1p1p1p1p/1P1P1P1P/8/8/8/8/8 w - - 0 1");
+}
+
+#[test]
+fn stalemate_outranks_a_dead_position() {
+    // The same box with the white king on c7 covering b8: Black has no move at all.
+    assert_eq!(verdict("k7/1pKp1p1p/1P1P1P1P/8/8/8/8/8 b - - 0 1", &[]), "1/2-1/2 stalemate");
+}
+
+#[test]
+fn a_dead_position_outranks_repetition_and_the_seventy_five_move_rule() {
+    assert_dead("4k3/8/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/4K3 w - - 150 120");
+    let kings = ["e1d1", "e8d8", "d1e1", "d8e8"];
+    let pos = game(WALL, &then_repeat(&[], &kings, 4));
+    assert_eq!(pos.repetitions(), 4);
+    assert_eq!(judge(&pos).to_string(), "1/2-1/2 dead-position");
+}
+
 #[test]
 fn display_names_every_reason_and_claim() {
     let names: Vec<String> = [

@@ -4,8 +4,8 @@
 //!
 //! Before each move the full FIDE rules (`rules::judge`) decide whether the game is over
 //! (checkmate, stalemate, fivefold repetition, the seventy-five-move rule, insufficient
-//! material); a claimable threefold repetition or fifty-move rule is taken as a draw, as a GUI
-//! would claim it. After each search the adjudicator may end the game: a resignation when both
+//! material or another dead position, all but checkmate scored as draws); a claimable threefold
+//! repetition or fifty-move rule is taken as a draw, as a GUI would claim it. After each search the adjudicator may end the game: a resignation when both
 //! sides have agreed for `RESIGN_PLIES` plies that one of them is `RESIGN_SCORE_CP` ahead, a
 //! draw after `DRAW_FROM_PLY` when the score stayed within `DRAW_SCORE_CP` for `DRAW_PLIES`
 //! plies, and a draw at `MAX_GAME_PLIES`. Plies are counted from the end of the opening.
@@ -215,6 +215,19 @@ mod tests {
         assert_eq!(record.result, GameResult::BlackWins);
         assert!(record.positions.is_empty());
         assert_eq!(record.to_text(), "");
+    }
+
+    #[test]
+    fn a_dead_position_ends_the_game_as_a_draw() {
+        // A locked pawn wall neither king can pass, with legal moves left.
+        let wall = "4k3/8/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/4K3 w - - 0 1";
+        let pos = Position::from_fen(wall, false).unwrap();
+        assert_eq!(rules::judge(&pos).reason, rules::Reason::DeadPosition);
+        assert_eq!(rules_result(&pos), Some(GameResult::Draw));
+        let tt = TranspositionTable::new(1).unwrap();
+        let record = play(pos, 100, &tt);
+        assert_eq!(record.result, GameResult::Draw);
+        assert!(record.positions.is_empty());
     }
 
     #[test]
