@@ -27,7 +27,7 @@ pub struct TimeBudget {
 }
 
 /// Moves we plan for when the GUI does not say how many remain.
-const DEFAULT_MOVES_TO_GO: i64 = 25;
+const DEFAULT_MOVES_TO_GO: i64 = 30;
 /// The shortest budget we ever give ourselves; a depth-1 search fits in it.
 const MINIMUM_MS: i64 = 1;
 
@@ -48,13 +48,16 @@ fn clock_budget(clock: &Clock, move_overhead_ms: i64) -> TimeBudget {
     let remaining = clock.time_ms.unwrap_or(0).max(0);
     let available = (remaining - move_overhead_ms).max(MINIMUM_MS);
     let moves_to_go = clock.moves_to_go.map_or(DEFAULT_MOVES_TO_GO, |m| m.clamp(1, 60) as i64);
-    let increment = clock.increment_ms.max(0);
-    // Spread the clock over the remaining moves; the increment comes back every move.
-    let share = available / moves_to_go + increment * 3 / 4;
+    // Every future move also pays the overhead, so only the increment beyond it is ours to
+    // spend, and only three quarters of that: searches overshoot their soft limit, and the
+    // rest keeps a cushion on the clock (at 1+0.01 a whole increment per move left Patina
+    // with 20 ms by move 30, and latency spikes flagged it).
+    let spendable_increment = (clock.increment_ms - move_overhead_ms).max(0);
+    let share = available / moves_to_go + spendable_increment * 3 / 4;
     let (soft_cap, hard_cap) = if moves_to_go == 1 {
         (available * 7 / 10, available * 9 / 10)
     } else {
-        (available * 4 / 10, available * 7 / 10)
+        (available / 5, available / 3)
     };
     let soft = share.min(soft_cap).max(MINIMUM_MS);
     let hard = (share * 4).min(hard_cap).max(soft);
@@ -111,6 +114,17 @@ mod tests {
         assert!(with_inc.soft > without.soft);
         let last_move = allocate(&clock(10_000, 0, Some(1)), 0).unwrap();
         assert!(last_move.soft > without.soft);
+    }
+
+    #[test]
+    fn bullet_keeps_a_cushion() {
+        // 1+0.01: a full increment per move would let the clock sink to a few milliseconds.
+        let mut remaining = 1_000.0;
+        for _ in 0..150 {
+            let budget = allocate(&clock(remaining as i64, 10, None), 10).unwrap();
+            remaining += 10.0 - budget.soft.as_millis() as f64 * 1.3 - 3.0;
+        }
+        assert!(remaining > 60.0, "clock sank to {remaining} ms");
     }
 
     #[test]
