@@ -5,7 +5,8 @@
 //! non-blocking API over the search), and `uci` (the protocol: parsing, formatting, the loop).
 //! `memory` tells how much RAM a table may take. `bench` and `perft` serve the CLI and tests;
 //! `datagen` plays self-play games for tuning data and generates OpenBench's `genfens` openings;
-//! `tune` fits the evaluation weights to that data.
+//! `tune` fits the evaluation weights to that data; `wdl` turns scores into win/draw/loss
+//! expectations, with a model `wdl::fit` fits to the same data.
 //! `main.rs` is a thin clap shell over this crate.
 
 #![deny(unsafe_code)]
@@ -27,3 +28,4 @@ pub mod time;
 pub mod tt;
 pub mod tune;
 pub mod uci;
+pub mod wdl;

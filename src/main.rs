@@ -1,13 +1,15 @@
 //! `patina`: the command-line shell over the library. With no arguments it speaks UCI on
 //! stdin/stdout; subcommands run the benchmark, perft, the game-result judge, self-play data
-//! generation and evaluation tuning. Any other arguments are UCI commands, one per argument, run
-//! in order before the program exits (OpenBench runs `patina "genfens N seed S book B" "quit"`).
+//! generation, evaluation tuning and the win/draw/loss model's fit. Any other arguments are UCI
+//! commands, one per argument, run in order before the program exits (OpenBench runs
+//! `patina "genfens N seed S book B" "quit"`).
 
 use clap::{Parser, Subcommand};
 use patina::datagen::{DatagenEvent, DatagenRequest};
 use patina::options::EngineOptions;
 use patina::position::Position;
 use patina::tune::TuneRequest;
+use patina::wdl::fit::FitRequest;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -111,6 +113,19 @@ enum CliCommand {
         #[arg(long, default_value_t = 1.0)]
         lambda: f64,
     },
+    /// Fits the win/draw/loss model (score and material to win, draw and loss rates) to
+    /// `patina datagen` data and writes it as a generated Rust file (src/wdl/fitted.rs).
+    WdlFit {
+        /// A data file of `FEN | score | result` lines; repeat for several.
+        #[arg(long, value_name = "FILE", required = true)]
+        data: Vec<PathBuf>,
+        /// Where to write the generated model (e.g. src/wdl/fitted.rs).
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// Read at most this many positions in all, the first ones.
+        #[arg(long, value_name = "POSITIONS")]
+        limit: Option<usize>,
+    },
     /// Not a subcommand: each argument is a UCI command, run in order, then the program exits.
     #[command(external_subcommand)]
     UciLines(Vec<String>),
@@ -200,6 +215,16 @@ fn tune(request: TuneRequest) -> ExitCode {
     }
 }
 
+fn wdl_fit(request: FitRequest) -> ExitCode {
+    match patina::wdl::fit::run(&request, |event| eprintln!("wdl-fit: {event}")) {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("patina: wdl-fit: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let options = match load_options(cli.config.as_deref()) {
@@ -235,6 +260,9 @@ fn main() -> ExitCode {
                 lambda,
                 command_line: command_line(),
             })
+        }
+        Some(CliCommand::WdlFit { data, out, limit }) => {
+            wdl_fit(FitRequest { data, out, limit, command_line: command_line() })
         }
         Some(CliCommand::Bench { depth }) => {
             let result = patina::bench::run(depth, |index, fen, nodes| {

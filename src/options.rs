@@ -20,6 +20,8 @@ pub struct EngineOptions {
     pub ponder: bool,
     pub move_overhead_ms: i64,
     pub chess960: bool,
+    /// `UCI_ShowWDL`: info lines carry `wdl W D L` after the score.
+    pub show_wdl: bool,
     /// Where `Debug Log File` records the conversation; empty when off.
     pub debug_log_file: String,
     /// Folders of Syzygy tables; empty when none.
@@ -39,6 +41,7 @@ impl Default for EngineOptions {
             ponder: false,
             move_overhead_ms: 10,
             chess960: false,
+            show_wdl: false,
             debug_log_file: String::new(),
             syzygy_path: String::new(),
             syzygy_probe_depth: 1,
@@ -76,6 +79,7 @@ pub const MOVE_OVERHEAD: OptionSpec =
     OptionSpec { name: "Move Overhead", kind: OptionKind::Spin { min: 0, max: 5000 } };
 pub const CLEAR_HASH: OptionSpec = OptionSpec { name: "Clear Hash", kind: OptionKind::Button };
 pub const CHESS960: OptionSpec = OptionSpec { name: "UCI_Chess960", kind: OptionKind::Check };
+pub const SHOW_WDL: OptionSpec = OptionSpec { name: "UCI_ShowWDL", kind: OptionKind::Check };
 pub const DEBUG_LOG_FILE: OptionSpec = OptionSpec { name: "Debug Log File", kind: OptionKind::Text };
 pub const SYZYGY_PATH: OptionSpec = OptionSpec { name: "SyzygyPath", kind: OptionKind::Text };
 pub const SYZYGY_PROBE_DEPTH: OptionSpec =
@@ -85,7 +89,7 @@ pub const SYZYGY_PROBE_LIMIT: OptionSpec =
 pub const SYZYGY_50_MOVE_RULE: OptionSpec = OptionSpec { name: "Syzygy50MoveRule", kind: OptionKind::Check };
 
 /// Every option, in the order `uci` lists them.
-pub const ALL: [OptionSpec; 12] = [
+pub const ALL: [OptionSpec; 13] = [
     HASH,
     THREADS,
     MULTIPV,
@@ -93,6 +97,7 @@ pub const ALL: [OptionSpec; 12] = [
     MOVE_OVERHEAD,
     CLEAR_HASH,
     CHESS960,
+    SHOW_WDL,
     DEBUG_LOG_FILE,
     SYZYGY_PATH,
     SYZYGY_PROBE_DEPTH,
@@ -113,6 +118,7 @@ pub enum OptionChange {
     MoveOverhead(i64),
     ClearHash,
     Chess960(bool),
+    ShowWdl(bool),
     /// A path, or empty to stop logging.
     DebugLogFile(String),
     /// Folders of tables, or empty for none.
@@ -167,6 +173,7 @@ impl EngineOptions {
             "Ponder" => self.ponder.to_string(),
             "Move Overhead" => self.move_overhead_ms.to_string(),
             "UCI_Chess960" => self.chess960.to_string(),
+            "UCI_ShowWDL" => self.show_wdl.to_string(),
             "Debug Log File" if self.debug_log_file.is_empty() => EMPTY_TEXT.to_string(),
             "Debug Log File" => self.debug_log_file.clone(),
             "SyzygyPath" if self.syzygy_path.is_empty() => EMPTY_TEXT.to_string(),
@@ -187,6 +194,7 @@ impl EngineOptions {
             OptionChange::Ponder(on) => self.ponder = on,
             OptionChange::MoveOverhead(ms) => self.move_overhead_ms = ms,
             OptionChange::Chess960(on) => self.chess960 = on,
+            OptionChange::ShowWdl(on) => self.show_wdl = on,
             OptionChange::DebugLogFile(ref path) => self.debug_log_file = path.clone(),
             OptionChange::SyzygyPath(ref path) => self.syzygy_path = path.clone(),
             OptionChange::SyzygyProbeDepth(depth) => self.syzygy_probe_depth = depth,
@@ -229,6 +237,7 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<OptionChange, Opt
             Ok(match spec.name {
                 "Ponder" => OptionChange::Ponder(on),
                 "Syzygy50MoveRule" => OptionChange::Syzygy50MoveRule(on),
+                "UCI_ShowWDL" => OptionChange::ShowWdl(on),
                 _ => OptionChange::Chess960(on),
             })
         }
@@ -269,6 +278,7 @@ mod tests {
         assert_eq!(parse_change("hash", Some("64")), Ok(OptionChange::Hash(64)));
         assert_eq!(parse_change("Move Overhead", Some("30")), Ok(OptionChange::MoveOverhead(30)));
         assert_eq!(parse_change("UCI_Chess960", Some("TRUE")), Ok(OptionChange::Chess960(true)));
+        assert_eq!(parse_change("uci_showwdl", Some("true")), Ok(OptionChange::ShowWdl(true)));
         assert_eq!(parse_change("Clear Hash", None), Ok(OptionChange::ClearHash));
         assert_eq!(
             parse_change("debug log file", Some("/tmp/my log.txt")),

@@ -1,6 +1,6 @@
 //! UCI conversations with the real `patina` binary over pipes: the handshake, every form of
 //! `go`, `stop`/`isready`/`ponderhit` while searching, MultiPV, Chess960 castling notation, bad
-//! input, shutdown, determinism and game results.
+//! input, shutdown, determinism, game results, threads and `UCI_ShowWDL`.
 //!
 //! Run with `cargo test --release --test uci` (add `-- --nocapture` to see measured latencies).
 //! Searches are kept short (depth <= 8, a few hundred milliseconds, nodes <= 200k) because CI
@@ -104,6 +104,7 @@ fn handshake_lists_identity_and_every_option() {
             "option name Move Overhead type spin default 10 min 0 max 5000",
             "option name Clear Hash type button",
             "option name UCI_Chess960 type check default false",
+            "option name UCI_ShowWDL type check default false",
             "option name Debug Log File type string default <empty>",
             "option name SyzygyPath type string default <empty>",
             "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
@@ -702,4 +703,52 @@ fn two_threads_search_and_answer_legally() {
     eprintln!("stop with 2 threads: bestmove after {:.3} ms", ms(latency));
     assert!(latency <= LATENCY_BOUND, "stop took {:.1} ms", ms(latency));
     engine.assert_ready();
+}
+
+// 14. UCI_ShowWDL.
+
+/// The `wdl W D L` numbers of an info line, if it has them.
+fn wdl(line: &str) -> Option<[i64; 3]> {
+    let mut tokens = line.split_whitespace().skip_while(|&t| t != "wdl").skip(1);
+    let mut next = || tokens.next()?.parse().ok();
+    Some([next()?, next()?, next()?])
+}
+
+#[test]
+fn show_wdl_puts_per_mille_results_after_the_score() {
+    let mut engine = EngineProcess::spawn();
+    let search = checked_go(&mut engine, "position startpos", "go depth 4");
+    assert!(search.infos().iter().all(|l| wdl(l).is_none()), "off by default: {:?}", search.infos());
+
+    engine.send("setoption name UCI_ShowWDL value true");
+    // White is a queen up: every line says so, and the last is all but won.
+    let queen_up = "position fen rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let search = checked_go(&mut engine, queen_up, "go depth 6");
+    for line in search.infos() {
+        let [win, draw, loss] = wdl(line).unwrap_or_else(|| panic!("no wdl in '{line}'"));
+        assert_eq!(win + draw + loss, 1000, "{line}");
+        assert!(win > loss && [win, draw, loss].iter().all(|n| (0..=1000).contains(n)), "{line}");
+        // Right after the score and its bound.
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let score_at = tokens.iter().position(|&t| t == "score").expect("a score");
+        let bound = matches!(tokens[score_at + 3], "lowerbound" | "upperbound") as usize;
+        assert_eq!(tokens[score_at + 3 + bound], "wdl", "{line}");
+    }
+    let best = search.last_iteration()[0];
+    assert!(wdl(best).expect("wdl")[0] > 900, "{best}");
+
+    // Mates are certain, for the winner and for the side already mated; stalemate is a draw.
+    let search = checked_go(&mut engine, &format!("position fen {MATE_IN_TWO}"), "go depth 6");
+    let best = search.last_iteration()[0];
+    assert_eq!((score(best), wdl(best)), ("mate 2".to_string(), Some([1000, 0, 0])), "{best}");
+    engine.send(&format!("position fen {FOOLS_MATE}"));
+    let search = engine.go("go depth 3", QUICK);
+    assert_eq!(search.lines[1], "info depth 0 score mate 0 wdl 0 0 1000");
+    engine.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    let search = engine.go("go depth 3", QUICK);
+    assert_eq!(search.lines[1], "info depth 0 score cp 0 wdl 0 1000 0");
+
+    engine.send("setoption name UCI_ShowWDL value false");
+    let search = checked_go(&mut engine, "position startpos", "go depth 3");
+    assert!(search.infos().iter().all(|l| wdl(l).is_none()), "off again: {:?}", search.infos());
 }

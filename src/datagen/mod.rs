@@ -24,7 +24,7 @@ mod runner;
 pub use book::Book;
 pub use game::{GameRecord, GameResult};
 pub use opening::{genfens, OpeningSource};
-pub use progress::sidecar_path;
+pub use progress::{recorded_checkpoint, sidecar_path, Checkpoint};
 pub use runner::run;
 
 use crate::tt::AllocationError;

@@ -73,6 +73,13 @@ pub fn sidecar_path(out: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// What the sidecar beside the data file `out` records, if it has a readable one: which seed,
+/// node budget and book made the data (`patina wdl-fit` names them in its output).
+pub fn recorded_checkpoint(out: &Path) -> Option<Checkpoint> {
+    let text = std::fs::read_to_string(sidecar_path(out)).ok()?;
+    Checkpoint::parse(&text).ok()
+}
+
 /// The data file, open for appending, and its checkpoint.
 pub struct Output {
     file: File,

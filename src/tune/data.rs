@@ -194,8 +194,9 @@ fn parse_line(bytes: &[u8]) -> Line {
     }
 }
 
-/// `FEN | score | result` into a position, a score and a result in half points.
-fn parse_fields(line: &str) -> Option<(Chess, i32, u8)> {
+/// `FEN | score | result` into a position, a score and a result in half points (`None` for
+/// anything else). `patina wdl-fit` reads the same lines.
+pub fn parse_fields(line: &str) -> Option<(Chess, i32, u8)> {
     let mut fields = line.split('|').map(str::trim);
     let (fen, score, result) = (fields.next()?, fields.next()?, fields.next()?);
     if fields.next().is_some() {

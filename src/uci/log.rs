@@ -137,6 +137,13 @@ fn utc_timestamp(time: SystemTime) -> String {
     )
 }
 
+/// `2026-11-22`: the UTC calendar date of `time` (generated files record when they were made).
+pub(crate) fn utc_date(time: SystemTime) -> String {
+    let days = time.duration_since(UNIX_EPOCH).unwrap_or_default().as_secs() / 86_400;
+    let (year, month, day) = civil_from_days(days as i64);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
 /// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's algorithm).
 fn civil_from_days(days: i64) -> (i64, u32, u32) {
     let z = days + 719_468;
@@ -161,5 +168,6 @@ mod tests {
         let leap_day = UNIX_EPOCH + Duration::from_millis(951_782_400_000 + 3_723_456);
         assert_eq!(utc_timestamp(leap_day), "2000-02-29T01:02:03.456Z");
         assert_eq!(civil_from_days(20_779), (2026, 11, 22));
+        assert_eq!(utc_date(leap_day), "2000-02-29");
     }
 }

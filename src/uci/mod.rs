@@ -7,7 +7,7 @@
 //! `go infinite` without any busy-waiting.
 
 pub mod command;
-mod log;
+pub(crate) mod log;
 pub mod output;
 mod session;
 

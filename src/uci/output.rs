@@ -4,6 +4,7 @@ use crate::eval::Breakdown;
 use crate::options::{EngineOptions, OptionKind, ALL};
 use crate::position::Position;
 use crate::search::{IterationReport, Score, ScoreBound};
+use crate::wdl::Wdl;
 use shakmaty::{CastlingMode, Move, Position as _};
 use std::fmt::Write as _;
 
@@ -37,8 +38,14 @@ pub fn score(score: Score) -> String {
     }
 }
 
-/// One `info` line for an iteration.
-pub fn iteration(report: &IterationReport, mode: CastlingMode) -> String {
+/// ` wdl 412 430 158` (per mille: wins, draws, losses).
+pub fn wdl(wdl: Wdl) -> String {
+    format!(" wdl {} {} {}", wdl.win, wdl.draw, wdl.loss)
+}
+
+/// One `info` line for an iteration; `wdl` (when `UCI_ShowWDL` is on) follows the score and
+/// its bound.
+pub fn iteration(report: &IterationReport, mode: CastlingMode, wdl: Option<Wdl>) -> String {
     let mut line = format!(
         "info depth {} seldepth {} multipv {} {}",
         report.depth,
@@ -50,6 +57,9 @@ pub fn iteration(report: &IterationReport, mode: CastlingMode) -> String {
         ScoreBound::Lower => line.push_str(" lowerbound"),
         ScoreBound::Upper => line.push_str(" upperbound"),
         ScoreBound::Exact => {}
+    }
+    if let Some(expected) = wdl {
+        line.push_str(&self::wdl(expected));
     }
     let _ = write!(
         line,
@@ -156,8 +166,13 @@ mod tests {
             pv: vec![e2e4],
         };
         assert_eq!(
-            iteration(&report, CastlingMode::Standard),
+            iteration(&report, CastlingMode::Standard, None),
             "info depth 5 seldepth 9 multipv 1 score mate -3 lowerbound nodes 1000 nps 50000 hashfull 12 tbhits 0 time 20 pv e2e4"
+        );
+        let wdl = Some(Wdl { win: 0, draw: 0, loss: 1000 });
+        assert_eq!(
+            iteration(&report, CastlingMode::Standard, wdl),
+            "info depth 5 seldepth 9 multipv 1 score mate -3 lowerbound wdl 0 0 1000 nodes 1000 nps 50000 hashfull 12 tbhits 0 time 20 pv e2e4"
         );
     }
 }

@@ -18,6 +18,7 @@ use crate::rules::{self, Reason};
 use crate::search::{SearchEvent, SearchLimits, SearchOutcome, TablebaseUse};
 use crate::tablebase::Tablebases;
 use crate::time::{self, Clock};
+use crate::wdl::{self, Wdl};
 use crossbeam_channel::Receiver;
 use shakmaty::{CastlingMode, Color};
 use std::io::Write;
@@ -51,6 +52,8 @@ struct PendingGo {
     searching: bool,
     answer: Option<Answer>,
     mode: CastlingMode,
+    /// The root's material when `UCI_ShowWDL` was on at `go`: info lines carry `wdl` from it.
+    wdl_material: Option<i32>,
 }
 
 pub struct Session<W: Write> {
@@ -308,29 +311,37 @@ impl<W: Write> Session<W> {
         if let Some(depth) = params.perft {
             return self.perft(pos, depth);
         }
-        let hold = params.infinite || params.ponder;
-        let mode = pos.castling_mode();
+        let mut pending = PendingGo {
+            hold: params.infinite || params.ponder,
+            pondering: params.ponder,
+            searching: true,
+            answer: None,
+            mode: pos.castling_mode(),
+            wdl_material: self.options.show_wdl.then(|| wdl::material(pos.chess())),
+        };
         let verdict = rules::judge(&pos);
         if verdict.is_over() {
             let line = format!("info string result {verdict}");
             self.say(&line);
-            match verdict.reason {
-                Reason::Checkmate => self.say("info depth 0 score mate 0"),
-                Reason::Stalemate => self.say("info depth 0 score cp 0"),
-                _ => {}
-            }
-            if matches!(verdict.reason, Reason::Checkmate | Reason::Stalemate) {
-                let answer = Some(Answer::NoMove);
-                self.pending =
-                    Some(PendingGo { hold, pondering: params.ponder, searching: false, answer, mode });
+            // The game is over: the result is certain, whatever the model would say of the score.
+            let shown = match verdict.reason {
+                Reason::Checkmate => Some(("score mate 0", Wdl::LOST)),
+                Reason::Stalemate => Some(("score cp 0", Wdl::DRAWN)),
+                _ => None,
+            };
+            if let Some((score, expected)) = shown {
+                let wdl = pending.wdl_material.map(|_| output::wdl(expected)).unwrap_or_default();
+                self.say(&format!("info depth 0 {score}{wdl}"));
+                pending.searching = false;
+                pending.answer = Some(Answer::NoMove);
+                self.pending = Some(pending);
                 self.deliver_if_ready();
                 return;
             }
         }
         let limits = self.limits(&pos, &params);
         self.engine.go(pos, limits, params.ponder);
-        self.pending =
-            Some(PendingGo { hold, pondering: params.ponder, searching: true, answer: None, mode });
+        self.pending = Some(pending);
     }
 
     fn limits(&mut self, pos: &Position, params: &GoParams) -> SearchLimits {
@@ -409,8 +420,12 @@ impl<W: Write> Session<W> {
     pub fn handle_event(&mut self, event: SearchEvent) -> Flow {
         match event {
             SearchEvent::Iteration(report) => {
-                let mode = self.pending.as_ref().map_or(CastlingMode::Standard, |p| p.mode);
-                let line = output::iteration(&report, mode);
+                let (mode, wdl_material) = self
+                    .pending
+                    .as_ref()
+                    .map_or((CastlingMode::Standard, None), |p| (p.mode, p.wdl_material));
+                let expected = wdl_material.map(|material| wdl::MODEL.expected_for(report.score, material));
+                let line = output::iteration(&report, mode, expected);
                 self.say(&line);
             }
             SearchEvent::Finished(outcome) => {
