@@ -20,6 +20,7 @@ pub mod movepick;
 pub mod options;
 pub mod perft;
 pub mod position;
+pub mod rng;
 pub mod rules;
 pub mod search;
 pub mod see;
