@@ -19,7 +19,7 @@
 //! calls `knobs` when it builds a `go`'s limits and `play` on the search's outcome.
 
 use crate::rng::Rng;
-use crate::search::{RootLine, Score, SearchOutcome};
+use crate::search::{RootLine, Score, SearchLimits, SearchOutcome};
 use std::time::Duration;
 
 /// The weakest `UCI_Elo` offered.
@@ -55,6 +55,15 @@ pub struct Knobs {
 impl Knobs {
     /// Full strength: no budget, always the best move.
     pub const FULL: Knobs = Knobs { nodes: None, candidates: 1, temperature_cp: 0.0, max_loss_cp: 0 };
+
+    /// Tightens a `go`'s limits to this level: at most `nodes` (the GUI's own limits, time
+    /// included, still apply) and at least `candidates` lines.
+    pub fn restrict(&self, limits: &mut SearchLimits) {
+        if let Some(budget) = self.nodes {
+            limits.nodes = Some(limits.nodes.map_or(budget, |asked| asked.min(budget)));
+        }
+        limits.multipv = limits.multipv.max(self.candidates);
+    }
 }
 
 /// One row of the strength table.
@@ -171,12 +180,9 @@ pub fn play(outcome: SearchOutcome, knobs: &Knobs, rng: &mut Rng) -> SearchOutco
     let scores: Vec<Score> = outcome.lines.iter().map(|line| line.score).collect();
     let index = choose(&scores, knobs, rng);
     match outcome.lines.get(index) {
-        Some(RootLine { pv, score }) if index > 0 && !pv.is_empty() => SearchOutcome {
-            best: pv[0],
-            ponder: pv.get(1).copied(),
-            score: *score,
-            ..outcome
-        },
+        Some(RootLine { pv, score }) if index > 0 && !pv.is_empty() => {
+            SearchOutcome { best: pv[0], ponder: pv.get(1).copied(), score: *score, ..outcome }
+        }
         _ => outcome,
     }
 }
@@ -221,6 +227,21 @@ mod tests {
         // Table rows are hit exactly, and the top of the range never risks a queen.
         assert_eq!(knobs(1900).nodes, Some(6_400));
         assert!(knobs(2000).max_loss_cp <= 100);
+    }
+
+    #[test]
+    fn restrict_keeps_the_tighter_node_limit_and_the_wider_multipv() {
+        let level = knobs(MIN_ELO);
+        let budget = level.nodes.unwrap();
+        let mut limits = SearchLimits { multipv: 1, ..Default::default() };
+        level.restrict(&mut limits);
+        assert_eq!((limits.nodes, limits.multipv), (Some(budget), level.candidates));
+        let mut limits = SearchLimits { nodes: Some(10), multipv: 9, ..Default::default() };
+        level.restrict(&mut limits);
+        assert_eq!((limits.nodes, limits.multipv), (Some(10), 9));
+        let mut limits = SearchLimits { multipv: 1, ..Default::default() };
+        Knobs::FULL.restrict(&mut limits);
+        assert_eq!((limits.nodes, limits.multipv), (None, 1));
     }
 
     #[test]
@@ -280,7 +301,8 @@ mod tests {
         let tt = TranspositionTable::new(1).unwrap();
         let pos = Position::startpos(CastlingMode::Standard);
         let knobs = knobs(MIN_ELO);
-        let limits = SearchLimits { nodes: knobs.nodes, multipv: knobs.candidates, threads: 1, ..Default::default() };
+        let limits =
+            SearchLimits { nodes: knobs.nodes, multipv: knobs.candidates, threads: 1, ..Default::default() };
         let outcome = || {
             tt.clear();
             search::run(&pos, &limits, &tt, &SearchControl::new(false), &|_: SearchEvent| {})
@@ -295,7 +317,8 @@ mod tests {
             assert_eq!(chosen.best, play(outcome(), &knobs, &mut rng.clone()).best, "reproducible");
             assert!(legal.contains(&chosen.best));
             if chosen.best != searched.best {
-                let line = searched.lines.iter().find(|line| line.pv[0] == chosen.best).expect("a line's move");
+                let line =
+                    searched.lines.iter().find(|line| line.pv[0] == chosen.best).expect("a line's move");
                 assert_eq!((chosen.ponder, chosen.score), (line.pv.get(1).copied(), line.score));
             }
             played.insert(chosen.best.to_string());
