@@ -6,7 +6,9 @@
 //! `memory` tells how much RAM a table may take. `bench` and `perft` serve the CLI and tests;
 //! `datagen` plays self-play games for tuning data and generates OpenBench's `genfens` openings;
 //! `tune` fits the evaluation weights to that data; `wdl` turns scores into win/draw/loss
-//! expectations, with a model `wdl::fit` fits to the same data.
+//! expectations, with a model `wdl::fit` fits to the same data. `strength` maps `UCI_Elo` to a
+//! node budget and a sometimes-imperfect move choice; `rng` is the seeded generator datagen and
+//! `strength` draw from.
 //! `main.rs` is a thin clap shell over this crate.
 
 #![deny(unsafe_code)]
@@ -20,9 +22,11 @@ pub mod movepick;
 pub mod options;
 pub mod perft;
 pub mod position;
+pub mod rng;
 pub mod rules;
 pub mod search;
 pub mod see;
+pub mod strength;
 pub mod tablebase;
 pub mod time;
 pub mod tt;

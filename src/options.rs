@@ -4,6 +4,7 @@
 //! `setoption` is all-or-nothing: a value is parsed and range-checked before anything changes,
 //! and a rejected one leaves the old value in place with an error naming the token.
 
+use crate::strength;
 use serde::Deserialize;
 use std::fmt;
 
@@ -22,6 +23,10 @@ pub struct EngineOptions {
     pub chess960: bool,
     /// `UCI_ShowWDL`: info lines carry `wdl W D L` after the score.
     pub show_wdl: bool,
+    /// `UCI_LimitStrength`: play at `UCI_Elo` rather than full strength.
+    pub limit_strength: bool,
+    /// `UCI_Elo`: the strength played when `limit_strength` is on (see `strength.rs`).
+    pub elo: i64,
     /// Where `Debug Log File` records the conversation; empty when off.
     pub debug_log_file: String,
     /// Folders of Syzygy tables; empty when none.
@@ -42,6 +47,8 @@ impl Default for EngineOptions {
             move_overhead_ms: 10,
             chess960: false,
             show_wdl: false,
+            limit_strength: false,
+            elo: strength::DEFAULT_ELO,
             debug_log_file: String::new(),
             syzygy_path: String::new(),
             syzygy_probe_depth: 1,
@@ -80,6 +87,9 @@ pub const MOVE_OVERHEAD: OptionSpec =
 pub const CLEAR_HASH: OptionSpec = OptionSpec { name: "Clear Hash", kind: OptionKind::Button };
 pub const CHESS960: OptionSpec = OptionSpec { name: "UCI_Chess960", kind: OptionKind::Check };
 pub const SHOW_WDL: OptionSpec = OptionSpec { name: "UCI_ShowWDL", kind: OptionKind::Check };
+pub const LIMIT_STRENGTH: OptionSpec = OptionSpec { name: "UCI_LimitStrength", kind: OptionKind::Check };
+pub const ELO: OptionSpec =
+    OptionSpec { name: "UCI_Elo", kind: OptionKind::Spin { min: strength::MIN_ELO, max: strength::MAX_ELO } };
 pub const DEBUG_LOG_FILE: OptionSpec = OptionSpec { name: "Debug Log File", kind: OptionKind::Text };
 pub const SYZYGY_PATH: OptionSpec = OptionSpec { name: "SyzygyPath", kind: OptionKind::Text };
 pub const SYZYGY_PROBE_DEPTH: OptionSpec =
@@ -89,7 +99,7 @@ pub const SYZYGY_PROBE_LIMIT: OptionSpec =
 pub const SYZYGY_50_MOVE_RULE: OptionSpec = OptionSpec { name: "Syzygy50MoveRule", kind: OptionKind::Check };
 
 /// Every option, in the order `uci` lists them.
-pub const ALL: [OptionSpec; 13] = [
+pub const ALL: [OptionSpec; 15] = [
     HASH,
     THREADS,
     MULTIPV,
@@ -98,6 +108,8 @@ pub const ALL: [OptionSpec; 13] = [
     CLEAR_HASH,
     CHESS960,
     SHOW_WDL,
+    LIMIT_STRENGTH,
+    ELO,
     DEBUG_LOG_FILE,
     SYZYGY_PATH,
     SYZYGY_PROBE_DEPTH,
@@ -119,6 +131,8 @@ pub enum OptionChange {
     ClearHash,
     Chess960(bool),
     ShowWdl(bool),
+    LimitStrength(bool),
+    Elo(i64),
     /// A path, or empty to stop logging.
     DebugLogFile(String),
     /// Folders of tables, or empty for none.
@@ -147,6 +161,7 @@ impl EngineOptions {
             (THREADS, options.threads as i64),
             (MULTIPV, options.multipv as i64),
             (MOVE_OVERHEAD, options.move_overhead_ms),
+            (ELO, options.elo),
             (SYZYGY_PROBE_DEPTH, options.syzygy_probe_depth as i64),
             (SYZYGY_PROBE_LIMIT, options.syzygy_probe_limit as i64),
         ] {
@@ -174,6 +189,8 @@ impl EngineOptions {
             "Move Overhead" => self.move_overhead_ms.to_string(),
             "UCI_Chess960" => self.chess960.to_string(),
             "UCI_ShowWDL" => self.show_wdl.to_string(),
+            "UCI_LimitStrength" => self.limit_strength.to_string(),
+            "UCI_Elo" => self.elo.to_string(),
             "Debug Log File" if self.debug_log_file.is_empty() => EMPTY_TEXT.to_string(),
             "Debug Log File" => self.debug_log_file.clone(),
             "SyzygyPath" if self.syzygy_path.is_empty() => EMPTY_TEXT.to_string(),
@@ -195,6 +212,8 @@ impl EngineOptions {
             OptionChange::MoveOverhead(ms) => self.move_overhead_ms = ms,
             OptionChange::Chess960(on) => self.chess960 = on,
             OptionChange::ShowWdl(on) => self.show_wdl = on,
+            OptionChange::LimitStrength(on) => self.limit_strength = on,
+            OptionChange::Elo(elo) => self.elo = elo,
             OptionChange::DebugLogFile(ref path) => self.debug_log_file = path.clone(),
             OptionChange::SyzygyPath(ref path) => self.syzygy_path = path.clone(),
             OptionChange::SyzygyProbeDepth(depth) => self.syzygy_probe_depth = depth,
@@ -238,6 +257,7 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<OptionChange, Opt
                 "Ponder" => OptionChange::Ponder(on),
                 "Syzygy50MoveRule" => OptionChange::Syzygy50MoveRule(on),
                 "UCI_ShowWDL" => OptionChange::ShowWdl(on),
+                "UCI_LimitStrength" => OptionChange::LimitStrength(on),
                 _ => OptionChange::Chess960(on),
             })
         }
@@ -258,6 +278,7 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<OptionChange, Opt
                 "MultiPV" => OptionChange::MultiPv(number as usize),
                 "SyzygyProbeDepth" => OptionChange::SyzygyProbeDepth(number as i32),
                 "SyzygyProbeLimit" => OptionChange::SyzygyProbeLimit(number as usize),
+                "UCI_Elo" => OptionChange::Elo(number),
                 _ => OptionChange::MoveOverhead(number),
             })
         }
@@ -279,6 +300,10 @@ mod tests {
         assert_eq!(parse_change("Move Overhead", Some("30")), Ok(OptionChange::MoveOverhead(30)));
         assert_eq!(parse_change("UCI_Chess960", Some("TRUE")), Ok(OptionChange::Chess960(true)));
         assert_eq!(parse_change("uci_showwdl", Some("true")), Ok(OptionChange::ShowWdl(true)));
+        assert_eq!(parse_change("UCI_LimitStrength", Some("true")), Ok(OptionChange::LimitStrength(true)));
+        assert_eq!(parse_change("uci_elo", Some("1300")), Ok(OptionChange::Elo(1300)));
+        assert!(parse_change("UCI_Elo", Some("1299")).unwrap_err().0.contains("out of range 1300.."));
+        assert!(parse_change("UCI_Elo", Some("9999")).unwrap_err().0.contains("'UCI_Elo'"));
         assert_eq!(parse_change("Clear Hash", None), Ok(OptionChange::ClearHash));
         assert_eq!(
             parse_change("debug log file", Some("/tmp/my log.txt")),
@@ -299,5 +324,7 @@ mod tests {
         assert!(EngineOptions::from_toml("hash = 3").is_err());
         assert!(EngineOptions::from_toml("threads = 0").is_err());
         assert_eq!(EngineOptions::from_toml("threads = 2").unwrap().threads, 2);
+        assert!(EngineOptions::from_toml("elo = 100").is_err());
+        assert_eq!(EngineOptions::from_toml("elo = 1500").unwrap().elo, 1500);
     }
 }

@@ -1,6 +1,6 @@
 //! UCI conversations with the real `patina` binary over pipes: the handshake, every form of
 //! `go`, `stop`/`isready`/`ponderhit` while searching, MultiPV, Chess960 castling notation, bad
-//! input, shutdown, determinism, game results, threads and `UCI_ShowWDL`.
+//! input, shutdown, determinism, game results, threads, `UCI_ShowWDL` and `UCI_LimitStrength`.
 //!
 //! Run with `cargo test --release --test uci` (add `-- --nocapture` to see measured latencies).
 //! Searches are kept short (depth <= 8, a few hundred milliseconds, nodes <= 200k) because CI
@@ -105,6 +105,8 @@ fn handshake_lists_identity_and_every_option() {
             "option name Clear Hash type button",
             "option name UCI_Chess960 type check default false",
             "option name UCI_ShowWDL type check default false",
+            "option name UCI_LimitStrength type check default false",
+            "option name UCI_Elo type spin default 1800 min 1300 max 2800",
             "option name Debug Log File type string default <empty>",
             "option name SyzygyPath type string default <empty>",
             "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
@@ -751,4 +753,60 @@ fn show_wdl_puts_per_mille_results_after_the_score() {
     engine.send("setoption name UCI_ShowWDL value false");
     let search = checked_go(&mut engine, "position startpos", "go depth 3");
     assert!(search.infos().iter().all(|l| wdl(l).is_none()), "off again: {:?}", search.infos());
+}
+
+// 15. UCI_LimitStrength and UCI_Elo.
+
+#[test]
+fn limited_strength_answers_every_go_legally_and_quickly() {
+    let mut engine = EngineProcess::spawn();
+    for (command, fragments) in [
+        ("setoption name UCI_Elo value 1299", &["'UCI_Elo'", "out of range 1300..2800"] as &[&str]),
+        ("setoption name UCI_Elo value 2801", &["'UCI_Elo'", "out of range"]),
+        ("setoption name UCI_Elo value strong", &["'UCI_Elo'", "'strong'"]),
+        ("setoption name UCI_LimitStrength value yes", &["'UCI_LimitStrength'", "'yes'"]),
+    ] {
+        engine.send(command);
+        expect_error(&mut engine, fragments);
+        engine.assert_ready();
+    }
+    engine.send("setoption name UCI_LimitStrength value true");
+    engine.send("setoption name UCI_Elo value 1300");
+    engine.send("setoption name UCI_Elo value 1000");
+    expect_error(&mut engine, &["out of range"]);
+    engine.send("uci");
+    let lines = engine.lines_until(|l| l == "uciok", QUICK);
+    assert!(
+        lines.iter().any(|l| l == "option name UCI_Elo type spin default 1300 min 1300 max 2800"),
+        "{lines:?}"
+    );
+
+    // A game's worth of clocked moves: each legal, each well inside its budget.
+    engine.send("ucinewgame");
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..12 {
+        let position = format!("position startpos moves {}", moves.join(" "));
+        let search = checked_go(&mut engine, position.trim_end(), "go wtime 3000 btime 3000 winc 30 binc 30");
+        assert!(search.elapsed < Duration::from_secs(1), "took {:.0} ms", ms(search.elapsed));
+        // Only the one line MultiPV asks for is printed, whatever the level searches.
+        assert!(search.infos().iter().all(|l| field(l, "multipv") == Some(1)), "{:?}", search.infos());
+        moves.push(search.bestmove);
+    }
+
+    // The node budget caps a deep request, and a fixed move time is not answered instantly.
+    let search = checked_go(&mut engine, "position startpos", "go nodes 1000000");
+    let nodes = search.infos().iter().filter_map(|l| field(l, "nodes")).max().expect("nodes");
+    assert!(nodes < 5_000, "1300 searched {nodes} nodes");
+    let search = checked_go(&mut engine, "position startpos", "go movetime 400");
+    assert!(search.elapsed >= Duration::from_millis(150), "answered after {:.0} ms", ms(search.elapsed));
+    assert!(search.elapsed < Duration::from_secs(2), "answered after {:.0} ms", ms(search.elapsed));
+
+    // `stop` releases a held answer at once.
+    engine.send("position startpos");
+    engine.send("go movetime 10000");
+    engine.expect_line(|l| l.starts_with("info depth"), QUICK);
+    engine.send("stop");
+    let (_, latency) = engine.expect_line(|l| l.starts_with("bestmove"), QUICK);
+    assert!(latency <= LATENCY_BOUND, "stop took {:.1} ms", ms(latency));
+    engine.assert_ready();
 }

@@ -18,7 +18,6 @@ mod book;
 mod game;
 mod opening;
 mod progress;
-mod rng;
 mod runner;
 
 pub use book::Book;

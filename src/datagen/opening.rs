@@ -9,9 +9,9 @@
 //! function of the seed stream.
 
 use super::book::Book;
-use super::rng::Rng;
 use super::DatagenError;
 use crate::position::Position;
+use crate::rng::Rng;
 use crate::rules;
 use crate::search::{self, Score, SearchControl, SearchLimits};
 use crate::tt::TranspositionTable;

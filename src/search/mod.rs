@@ -107,6 +107,13 @@ pub struct IterationReport {
     pub pv: Vec<Move>,
 }
 
+/// One line of a completed iteration: the root move first, then the expected replies.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RootLine {
+    pub pv: Vec<Move>,
+    pub score: Score,
+}
+
 /// The search's final answer.
 #[derive(Debug, Clone)]
 pub struct SearchOutcome {
@@ -115,6 +122,10 @@ pub struct SearchOutcome {
     pub nodes: u64,
     pub depth: i32,
     pub score: Score,
+    /// The main thread's lines of its last completed iteration, best first, one per MultiPV
+    /// line (a single line for a tablebase root). `best` may differ from the first line's move:
+    /// it also weighs a deeper, unfinished iteration and the other threads' votes.
+    pub lines: Vec<RootLine>,
 }
 
 /// What a running search sends to whoever started it.

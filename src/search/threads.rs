@@ -7,7 +7,9 @@
 
 use super::params::{DRAW, MATE_BOUND, MAX_PLY, TB_WIN};
 use super::worker::{Shared, Worker};
-use super::{IterationReport, Score, ScoreBound, SearchControl, SearchEvent, SearchLimits, SearchOutcome};
+use super::{
+    IterationReport, RootLine, Score, ScoreBound, SearchControl, SearchEvent, SearchLimits, SearchOutcome,
+};
 use crate::position::Position;
 use crate::tablebase::Outcome;
 use crate::tt::TranspositionTable;
@@ -33,7 +35,7 @@ pub fn run(
     let shared = Shared { tt, control, limits, node_counts: &node_counts, report };
     let root_moves = root_moves(pos, limits);
 
-    let results: Vec<ThreadResult> = std::thread::scope(|scope| {
+    let (results, lines): (Vec<ThreadResult>, Vec<RootLine>) = std::thread::scope(|scope| {
         let helpers: Vec<_> = (1..threads)
             .map(|id| {
                 let shared = &shared;
@@ -58,7 +60,7 @@ pub fn run(
                 results.push(result);
             }
         }
-        results
+        (results, main.completed_lines)
     });
 
     let total_nodes = node_counts.iter().map(|n| n.load(std::sync::atomic::Ordering::Relaxed)).sum();
@@ -69,6 +71,7 @@ pub fn run(
         nodes: total_nodes,
         depth: chosen.depth,
         score: Score::from_internal(chosen.score),
+        lines,
     }
 }
 
@@ -112,6 +115,7 @@ fn tablebase_root(
         nodes: 1,
         depth: 1,
         score: Score::from_internal(score),
+        lines: vec![RootLine { pv: vec![choice.best], score: Score::from_internal(score) }],
     })
 }
 

@@ -5,7 +5,7 @@
 //! the clock; helpers just search and fill the shared table (Lazy SMP).
 
 use super::params::*;
-use super::{IterationReport, Score, ScoreBound, SearchControl, SearchEvent, SearchLimits};
+use super::{IterationReport, RootLine, Score, ScoreBound, SearchControl, SearchEvent, SearchLimits};
 use crate::eval::evaluate;
 use crate::movepick::{gain_estimate, is_quiet, MovePicker, OrderingHints};
 use crate::position::Position;
@@ -61,6 +61,8 @@ pub struct Worker<'a> {
     pub nodes: u64,
     seldepth: usize,
     pub completed_depth: i32,
+    /// The main worker's MultiPV lines of its last completed iteration, best first.
+    pub completed_lines: Vec<RootLine>,
     stopped: bool,
     /// Iterations in a row that ended with the same best move (main worker's time management).
     stable_iterations: u32,
@@ -100,6 +102,7 @@ impl<'a> Worker<'a> {
             nodes: 0,
             seldepth: 0,
             completed_depth: 0,
+            completed_lines: Vec::new(),
             stopped: false,
             stable_iterations: 0,
             last_iteration_score: -INFINITY,
@@ -143,6 +146,7 @@ impl<'a> Worker<'a> {
             }
             self.completed_depth = depth;
             if self.is_main() {
+                self.record_lines(lines);
                 self.report_lines(depth, lines);
                 let time_scale = self.time_scale(previous_best);
                 if self.should_stop_after_iteration(depth, time_scale) {
@@ -714,6 +718,14 @@ impl<'a> Worker<'a> {
             return true;
         }
         false
+    }
+
+    /// Keeps the lines of the iteration just completed, for `SearchOutcome::lines`.
+    fn record_lines(&mut self, lines: usize) {
+        self.completed_lines = self.root_moves[..lines]
+            .iter()
+            .map(|rm| RootLine { pv: rm.pv.clone(), score: Score::from_internal(rm.score) })
+            .collect();
     }
 
     fn report_lines(&self, depth: i32, lines: usize) {

@@ -12,7 +12,7 @@ pub mod output;
 mod session;
 
 use crate::options::EngineOptions;
-use crossbeam_channel::{select, tick, unbounded, Receiver};
+use crossbeam_channel::{at, never, select, tick, unbounded, Receiver};
 use session::{Flow, Session};
 use std::io::{BufRead, Write};
 
@@ -59,6 +59,8 @@ pub fn run(options: EngineOptions, input: impl BufRead + Send + 'static, output:
     // (the GUI died) ends the engine instead of leaving it searching for nobody.
     let ticks = tick(std::time::Duration::from_millis(250));
     loop {
+        // A strength-limited level's `bestmove` may be due at a set time.
+        let due = session.wake_at().map_or_else(never, at);
         let flow = select! {
             recv(lines) -> line => match line {
                 Ok(line) => session.handle_line(&line),
@@ -69,6 +71,7 @@ pub fn run(options: EngineOptions, input: impl BufRead + Send + 'static, output:
                 Err(_) => Flow::Continue,
             },
             recv(ticks) -> _ => session.heartbeat(),
+            recv(due) -> _ => session.wake(),
         };
         if flow == Flow::Quit {
             session.shutdown();

@@ -92,6 +92,17 @@ pub fn bestmove(best: Move, ponder: Option<Move>, mode: CastlingMode) -> String 
     }
 }
 
+/// Under `debug on`, what a strength-limited level played instead of the search's best line.
+pub fn strength_choice(elo: i64, played: (Move, Score), best: (Move, Score), mode: CastlingMode) -> String {
+    format!(
+        "info string debug: UCI_Elo {elo} plays {} ({}) rather than {} ({})",
+        move_text(played.0, mode),
+        score(played.1),
+        move_text(best.0, mode),
+        score(best.1)
+    )
+}
+
 /// The `d` command: board diagram, FEN, key and checkers.
 pub fn board(pos: &Position) -> String {
     let chess = pos.chess();

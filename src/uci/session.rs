@@ -4,6 +4,11 @@
 //! GUI abandons by sending a new `position` or `go` without `stop` (see `abandon_ponder`); a
 //! rejected `position` leaves no position (so `go` answers `bestmove 0000` rather than search a
 //! game the GUI never sent); a rejected `setoption` changes nothing.
+//!
+//! With `UCI_LimitStrength` on, a `go` searches under the level's node budget with a few lines
+//! (only the first `MultiPV` of them are printed), the move comes from `strength::play`, and the
+//! `bestmove` waits until `strength::min_think` has passed on the clock (`wake_at` tells the loop
+//! when), unless `stop` comes first.
 
 use super::command::{self, Command, GenfensParams, GoParams, PositionStart};
 use super::log::{DebugLog, Direction};
@@ -14,8 +19,10 @@ use crate::eval;
 use crate::options::{self, EngineOptions, OptionChange};
 use crate::perft;
 use crate::position::Position;
+use crate::rng::Rng;
 use crate::rules::{self, Reason};
 use crate::search::{SearchEvent, SearchLimits, SearchOutcome, TablebaseUse};
+use crate::strength::{self, Knobs, MoveRng};
 use crate::tablebase::Tablebases;
 use crate::time::{self, Clock};
 use crate::wdl::{self, Wdl};
@@ -54,6 +61,15 @@ struct PendingGo {
     mode: CastlingMode,
     /// The root's material when `UCI_ShowWDL` was on at `go`: info lines carry `wdl` from it.
     wdl_material: Option<i32>,
+    /// Info lines with a higher `multipv` are not printed (a limited level searches more lines
+    /// than `MultiPV` asks for).
+    shown_lines: usize,
+    /// A strength-limited `go`: the level, and the random stream its move choice draws from.
+    strength: Option<(Knobs, Rng)>,
+    /// A limited level's shortest time over this move, counted from when the clock starts.
+    min_think: Option<Duration>,
+    /// The `bestmove` is held until then (`min_think` after the clock started).
+    not_before: Option<Instant>,
 }
 
 pub struct Session<W: Write> {
@@ -73,6 +89,10 @@ pub struct Session<W: Write> {
     log: Option<DebugLog>,
     /// Tables from `SyzygyPath`, when set.
     tablebases: Option<Arc<Tablebases>>,
+    /// Where a strength-limited level's move choices come from (seeded from the clock).
+    move_rng: MoveRng,
+    /// `ucinewgame`s so far: the same position in another game may get another move.
+    games: u64,
 }
 
 impl<W: Write> Session<W> {
@@ -91,8 +111,16 @@ impl<W: Write> Session<W> {
             last_output: Instant::now(),
             log: None,
             tablebases: None,
+            move_rng: MoveRng::from_clock(),
+            games: 0,
         };
         Ok((session, events))
+    }
+
+    /// Makes a strength-limited level's move choices reproducible (tests).
+    #[cfg(test)]
+    fn set_move_seed(&mut self, seed: u64) {
+        self.move_rng = MoveRng::new(seed);
     }
 
     fn say(&mut self, text: &str) {
@@ -171,6 +199,7 @@ impl<W: Write> Session<W> {
             Command::UciNewGame => {
                 self.settle_search();
                 self.engine.clear_hash();
+                self.games += 1;
             }
             Command::Position { start, moves } => self.set_position(start, &moves),
             Command::Go(params) => self.go(params),
@@ -311,6 +340,12 @@ impl<W: Write> Session<W> {
         if let Some(depth) = params.perft {
             return self.perft(pos, depth);
         }
+        // At the top of the range a limited level is full strength: nothing changes.
+        let knobs = self
+            .options
+            .limit_strength
+            .then(|| strength::knobs(self.options.elo))
+            .filter(|k| *k != Knobs::FULL);
         let mut pending = PendingGo {
             hold: params.infinite || params.ponder,
             pondering: params.ponder,
@@ -318,6 +353,10 @@ impl<W: Write> Session<W> {
             answer: None,
             mode: pos.castling_mode(),
             wdl_material: self.options.show_wdl.then(|| wdl::material(pos.chess())),
+            shown_lines: self.options.multipv,
+            strength: knobs.map(|knobs| (knobs, self.move_rng.for_move(self.games, pos.key()))),
+            min_think: None,
+            not_before: None,
         };
         let verdict = rules::judge(&pos);
         if verdict.is_over() {
@@ -339,7 +378,14 @@ impl<W: Write> Session<W> {
                 return;
             }
         }
-        let limits = self.limits(&pos, &params);
+        let mut limits = self.limits(&pos, &params);
+        if let Some(knobs) = &knobs {
+            knobs.restrict(&mut limits);
+            pending.min_think = limits.time.map(|time| strength::min_think(time.soft));
+            if !params.ponder {
+                pending.not_before = pending.min_think.map(|think| Instant::now() + think);
+            }
+        }
         self.engine.go(pos, limits, params.ponder);
         self.pending = Some(pending);
     }
@@ -403,6 +449,7 @@ impl<W: Write> Session<W> {
         self.engine.stop();
         if let Some(pending) = &mut self.pending {
             pending.hold = false;
+            pending.not_before = None;
         }
         self.deliver_if_ready();
     }
@@ -412,6 +459,7 @@ impl<W: Write> Session<W> {
         if let Some(pending) = &mut self.pending {
             pending.hold = false;
             pending.pondering = false;
+            pending.not_before = pending.min_think.map(|think| Instant::now() + think);
         }
         self.deliver_if_ready();
     }
@@ -420,10 +468,13 @@ impl<W: Write> Session<W> {
     pub fn handle_event(&mut self, event: SearchEvent) -> Flow {
         match event {
             SearchEvent::Iteration(report) => {
-                let (mode, wdl_material) = self
-                    .pending
-                    .as_ref()
-                    .map_or((CastlingMode::Standard, None), |p| (p.mode, p.wdl_material));
+                let (mode, wdl_material, shown_lines) =
+                    self.pending.as_ref().map_or((CastlingMode::Standard, None, usize::MAX), |p| {
+                        (p.mode, p.wdl_material, p.shown_lines)
+                    });
+                if report.multipv > shown_lines {
+                    return self.flow();
+                }
                 let expected = wdl_material.map(|material| wdl::MODEL.expected_for(report.score, material));
                 let line = output::iteration(&report, mode, expected);
                 self.say(&line);
@@ -433,6 +484,10 @@ impl<W: Write> Session<W> {
                 if let Some(failure) = self.tablebases.as_ref().and_then(|tables| tables.take_failure()) {
                     self.error(&format!("Syzygy: {failure}"));
                 }
+                let outcome = match self.pending.as_mut().and_then(|p| p.strength.take()) {
+                    Some((knobs, mut rng)) => self.play_limited(outcome, &knobs, &mut rng),
+                    None => outcome,
+                };
                 if let Some(pending) = &mut self.pending {
                     pending.searching = false;
                     pending.answer = Some(Answer::Move(outcome));
@@ -440,6 +495,35 @@ impl<W: Write> Session<W> {
                 self.deliver_if_ready();
             }
         }
+        self.flow()
+    }
+
+    /// A limited level's move: one of the search's lines, maybe not the best (`strength::play`).
+    fn play_limited(&mut self, outcome: SearchOutcome, knobs: &Knobs, rng: &mut Rng) -> SearchOutcome {
+        let best = outcome.lines.first().map(|line| (line.pv[0], line.score));
+        let played = strength::play(outcome, knobs, rng);
+        if let (true, Some(best), Some(pending)) = (self.debug, best, &self.pending) {
+            if best.0 != played.best {
+                let line = output::strength_choice(
+                    self.options.elo,
+                    (played.best, played.score),
+                    best,
+                    pending.mode,
+                );
+                self.say(&line);
+            }
+        }
+        played
+    }
+
+    /// When the loop must call `wake`: the moment a held limited-level `bestmove` is due.
+    pub fn wake_at(&self) -> Option<Instant> {
+        self.pending.as_ref().filter(|p| !p.hold && !p.searching && p.answer.is_some())?.not_before
+    }
+
+    /// The time `wake_at` named has come.
+    pub fn wake(&mut self) -> Flow {
+        self.deliver_if_ready();
         self.flow()
     }
 
@@ -456,7 +540,9 @@ impl<W: Write> Session<W> {
 
     /// Prints the owed `bestmove` once the search is done and nothing holds it back.
     fn deliver_if_ready(&mut self) {
-        let ready = matches!(&self.pending, Some(p) if !p.hold && !p.searching && p.answer.is_some());
+        let due = |p: &PendingGo| p.not_before.is_none_or(|time| Instant::now() >= time);
+        let ready =
+            matches!(&self.pending, Some(p) if !p.hold && !p.searching && p.answer.is_some() && due(p));
         if !ready {
             return;
         }
@@ -520,5 +606,66 @@ fn castling_mode(chess960: bool) -> CastlingMode {
         CastlingMode::Chess960
     } else {
         CastlingMode::Standard
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    const LIMITED: [&str; 3] = [
+        "setoption name UCI_LimitStrength value true",
+        "setoption name UCI_Elo value 1300",
+        "position startpos",
+    ];
+
+    /// Runs `LIMITED` and `go` in a session seeded with `seed`, waits for the search, then
+    /// stops; returns everything printed and whether the `bestmove` was still held back.
+    fn run_limited(seed: u64, go: &str) -> (String, bool) {
+        let mut out = Vec::new();
+        let held = {
+            let (mut session, _) = Session::new(EngineOptions::default(), &mut out).unwrap();
+            session.set_move_seed(seed);
+            for line in LIMITED.iter().chain([&go]) {
+                session.handle_line(line);
+            }
+            session.wait_for_search();
+            let held = session.wake_at().is_some();
+            session.stop();
+            session.shutdown();
+            held
+        };
+        (String::from_utf8(out).unwrap(), held)
+    }
+
+    fn bestmove(output: &str) -> &str {
+        output.lines().find(|line| line.starts_with("bestmove")).expect("a bestmove")
+    }
+
+    #[test]
+    fn a_fixed_seed_makes_the_limited_choice_reproducible() {
+        let mut moves = BTreeSet::new();
+        for seed in 0..12 {
+            let (first, _) = run_limited(seed, "go nodes 50000");
+            let (again, _) = run_limited(seed, "go nodes 50000");
+            assert_eq!(bestmove(&first), bestmove(&again), "seed {seed}");
+            moves.insert(bestmove(&first).split_whitespace().nth(1).unwrap().to_string());
+            // Four lines searched, the one MultiPV asks for printed; the budget caps `go nodes`.
+            let infos: Vec<&str> = first.lines().filter(|l| l.starts_with("info depth")).collect();
+            assert!(!infos.is_empty() && infos.iter().all(|l| l.contains(" multipv 1 ")), "{infos:?}");
+            let nodes = |l: &str| l.split(" nodes ").nth(1)?.split(' ').next()?.parse::<u64>().ok();
+            assert!(infos.iter().all(|l| nodes(l).unwrap() <= 2 * strength::knobs(1300).nodes.unwrap()));
+        }
+        assert!(moves.len() > 1, "1300 varies its first move: {moves:?}");
+    }
+
+    #[test]
+    fn a_limited_bestmove_waits_for_its_think_time_unless_stopped() {
+        let (output, held) = run_limited(1, "go movetime 5000");
+        assert!(held, "a 5 s move time holds a 400-node search's answer: {output}");
+        assert_eq!(output.lines().filter(|l| l.starts_with("bestmove")).count(), 1, "stop answers once");
+        let (_, held) = run_limited(1, "go nodes 1000");
+        assert!(!held, "no clock, no wait");
     }
 }

@@ -1,4 +1,5 @@
-//! A tiny seeded random number generator (SplitMix64) for opening selection.
+//! A tiny seeded random number generator (SplitMix64): datagen's openings and the move choice
+//! of a strength-limited level (`strength.rs`).
 //!
 //! Datagen and `genfens` must be reproducible from a seed on every platform and every build, so
 //! they use this fixed algorithm rather than a crate whose streams may change between versions.
@@ -41,6 +42,11 @@ impl Rng {
     pub fn below(&mut self, bound: usize) -> usize {
         ((self.next_u64() as u128 * bound as u128) >> 64) as usize
     }
+
+    /// A uniform number in `[0, 1)`, from the top 53 bits (a double's whole precision).
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
 }
 
 #[cfg(test)]
@@ -65,5 +71,14 @@ mod tests {
             seen[value] = true;
         }
         assert!(seen.iter().all(|&hit| hit));
+    }
+
+    #[test]
+    fn unit_stays_in_range_and_spreads() {
+        let mut rng = Rng::new(2);
+        let draws: Vec<f64> = (0..1000).map(|_| rng.unit()).collect();
+        assert!(draws.iter().all(|x| (0.0..1.0).contains(x)));
+        let mean = draws.iter().sum::<f64>() / draws.len() as f64;
+        assert!((0.45..0.55).contains(&mean), "mean {mean}");
     }
 }

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# UCI_Elo calibration: for each requested Elo E, Patina with UCI_LimitStrength at E plays
+# Stockfish with its own UCI_LimitStrength at E, at 10+0.1 (Hash 64, Threads 1, two games at
+# once, the noob_3moves book). The Elo difference match.py measures, added to Stockfish's level,
+# is Patina's measured strength on Stockfish's UCI_Elo scale; the table at the end goes into
+# docs/strength.md, and src/strength.rs's LEVELS is retuned until requested and measured agree.
+#
+#   tools/calibrate.sh [GAMES] [ELO ...]     defaults: 40 games, 1400 1600 1800 2000 2200 2400
+#   tools/calibrate.sh 100 1500 2300         100 games each at 1500 and 2300
+#
+# A requested Elo outside Stockfish's UCI_Elo range (1350..2850 for Stockfish 15.1, read from
+# its `uci` answer) plays Stockfish at the nearest end of that range, and is measured from there.
+# Needs python-chess (`pip install chess`) and Stockfish (`apt-get install stockfish`).
+# Environment: PATINA (binary, default target/release/patina, built if missing), OPPONENT
+# (default /usr/games/stockfish), SHARED (default ../shared beside the repo), TC (default
+# 10+0.1), SEED. Logs and PGNs go to target/calibrate/.
+set -euo pipefail
+
+games=${1:-40}
+shift || true
+elos=("$@")
+[[ ${#elos[@]} -gt 0 ]] || elos=(1400 1600 1800 2000 2200 2400)
+root=$(cd "$(dirname "$0")/.." && pwd)
+shared=${SHARED:-$root/../shared}
+patina=${PATINA:-$root/target/release/patina}
+opponent=${OPPONENT:-/usr/games/stockfish}
+tc=${TC:-10+0.1}
+out="$root/target/calibrate"
+mkdir -p "$out"
+
+[[ $games =~ ^[1-9][0-9]*$ ]] || { echo "calibrate: GAMES must be a positive number, got '$games'" >&2; exit 2; }
+for elo in "${elos[@]}"; do
+    [[ $elo =~ ^[1-9][0-9]*$ ]] || { echo "calibrate: not an Elo: '$elo'" >&2; exit 2; }
+done
+if [[ ! -x $patina ]]; then
+    (cd "$root" && cargo build --release)
+fi
+python3 -c 'import chess' 2>/dev/null || { echo "calibrate: needs python-chess: pip install chess" >&2; exit 2; }
+[[ -x $opponent ]] || { echo "calibrate: no $opponent: apt-get install stockfish" >&2; exit 2; }
+
+# Stockfish's UCI_Elo range: "option name UCI_Elo type spin default 1350 min 1350 max 2850".
+range=$(printf 'uci\nquit\n' | timeout 10 "$opponent" | sed -n 's/^option name UCI_Elo .* min \([0-9]*\) max \([0-9]*\).*/\1 \2/p')
+read -r opponent_min opponent_max <<<"${range:-0 100000}"
+
+seed_args=()
+[[ -n ${SEED:-} ]] && seed_args=(--seed "$SEED")
+stamp=$(date -u +%Y%m%dT%H%M%SZ)
+rows=()
+for elo in "${elos[@]}"; do
+    diff='' error=''
+    level=$((elo < opponent_min ? opponent_min : elo > opponent_max ? opponent_max : elo))
+    name="calibrate-$elo-vs-sf$level-${games}g-$stamp"
+    echo "=== Patina UCI_Elo $elo vs Stockfish UCI_Elo $level, $games games at $tc ==="
+    python3 "$shared/tools/match.py" \
+        --engine name="patina$elo" cmd="$patina" opt.UCI_LimitStrength=true opt.UCI_Elo="$elo" \
+        --engine name="sf$level" cmd="$opponent" opt.UCI_LimitStrength=true opt.UCI_Elo="$level" \
+        --each tc="$tc" opt.Hash=64 opt.Threads=1 \
+        --games "$games" --concurrency 2 --openings "$shared/books/noob_3moves.epd" \
+        "${seed_args[@]}" --pgnout "$out/$name.pgn" | tee "$out/$name.log"
+    # Summary lines: "Games: 40/40  a vs b  W-D-L 20-5-15  score 56.2%  draws 12.5%", then
+    # "Elo +43.7 ± 95.1 (95%, pentanomial, 20 pairs)  LOS 81.0%" (the first is the one kept).
+    wdl=$(sed -n 's/^Games: .* W-D-L \([0-9]*-[0-9]*-[0-9]*\) .*/\1/p' "$out/$name.log" | tail -1)
+    score=$(sed -n 's/^Games: .* score \([0-9.]*%\).*/\1/p' "$out/$name.log" | tail -1)
+    read -r diff error < <(sed -n 's/^Elo \([^ ]*\) ± \([^ ]*\) (95%.*/\1 \2/p' "$out/$name.log" | head -1) || true
+    measured=$(awk -v level="$level" -v diff="${diff:-n/a}" \
+        'BEGIN { if (diff ~ /^[-+]?[0-9.]+$/) printf "%.0f", level + diff; else print diff }')
+    rows+=("| $elo | ${wdl:-none} | ${score:-n/a} | ${diff:-n/a} ± ${error:-n/a} | $measured ± ${error:-n/a} |")
+done
+
+echo
+echo "Patina UCI_Elo vs Stockfish UCI_Elo, $tc, Hash 64, Threads 1, $games games each (logs in target/calibrate/)"
+echo
+echo "| requested Elo | W-D-L | score | Elo diff ± | measured Elo ± |"
+echo "|---:|---|---:|---|---|"
+printf '%s\n' "${rows[@]}"
