@@ -6,11 +6,13 @@
 //! `memory` tells how much RAM a table may take. `bench` and `perft` serve the CLI and tests;
 //! `datagen` plays self-play games for tuning data and generates OpenBench's `genfens` openings;
 //! `tune` fits the evaluation weights to that data; `wdl` turns scores into win/draw/loss
-//! expectations, with a model `wdl::fit` fits to the same data.
+//! expectations, with a model `wdl::fit` fits to the same data. `analyze` is the analyst for
+//! people: a position's lines as the search deepens.
 //! `main.rs` is a thin clap shell over this crate.
 
 #![deny(unsafe_code)]
 
+pub mod analyze;
 pub mod bench;
 pub mod datagen;
 pub mod engine;

@@ -1,8 +1,8 @@
 //! `patina`: the command-line shell over the library. With no arguments it speaks UCI on
-//! stdin/stdout; subcommands run the benchmark, perft, the game-result judge, self-play data
-//! generation, evaluation tuning and the win/draw/loss model's fit. Any other arguments are UCI
-//! commands, one per argument, run in order before the program exits (OpenBench runs
-//! `patina "genfens N seed S book B" "quit"`).
+//! stdin/stdout; subcommands run the benchmark, perft, the game-result judge, analysis of a
+//! position, self-play data generation, evaluation tuning and the win/draw/loss model's fit.
+//! Any other arguments are UCI commands, one per argument, run in order before the program
+//! exits (OpenBench runs `patina "genfens N seed S book B" "quit"`).
 
 use clap::{Parser, Subcommand};
 use patina::datagen::{DatagenEvent, DatagenRequest};
@@ -126,9 +126,72 @@ enum CliCommand {
         #[arg(long, value_name = "POSITIONS")]
         limit: Option<usize>,
     },
+    /// Analyse a position: the board, then the lines as the search deepens.
+    Analyze(AnalyzeArgs),
     /// Not a subcommand: each argument is a UCI command, run in order, then the program exits.
     #[command(external_subcommand)]
     UciLines(Vec<String>),
+}
+
+#[derive(clap::Args)]
+#[command(after_help = "Analyses --fen (default: the start position) after --moves. \
+                  Default limit: depth 20 or 10 s, whichever comes first.")]
+struct AnalyzeArgs {
+    /// The position to analyse [default: the start position].
+    #[arg(long)]
+    fen: Option<String>,
+    /// Moves played from the start position or --fen, in SAN or UCI (`"1. e4 e5 2. Nf3"`).
+    #[arg(long, allow_hyphen_values = true)]
+    moves: Option<String>,
+    /// Search depth of each position.
+    #[arg(long, value_parser = clap::value_parser!(i32).range(1..=64))]
+    depth: Option<i32>,
+    /// Milliseconds per position.
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    movetime: Option<u64>,
+    /// Nodes per position.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// Lines shown per depth (position mode).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    multipv: u16,
+    /// Search threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
+    /// Transposition table size.
+    #[arg(long, value_name = "MiB", default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=262144))]
+    hash: u64,
+}
+
+/// Runs `patina analyze`: a position's report on stdout.
+fn analyze(args: AnalyzeArgs) -> ExitCode {
+    let limits = patina::analyze::AnalysisLimits {
+        depth: args.depth,
+        movetime: args.movetime.map(std::time::Duration::from_millis),
+        nodes: args.nodes,
+        multipv: args.multipv as usize,
+        threads: args.threads as usize,
+        hash_mib: args.hash as usize,
+    };
+    match analyze_position(args.fen.as_deref(), args.moves.as_deref(), limits.or_position_default()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("patina: analyze: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn analyze_position(
+    fen: Option<&str>,
+    moves: Option<&str>,
+    limits: patina::analyze::AnalysisLimits,
+) -> Result<(), String> {
+    use patina::analyze::position_report;
+    let start = setup(fen, "", false)?;
+    let moves = moves.unwrap_or("").split_whitespace();
+    let pos = position_report::play_moves(&start, moves).map_err(|e| e.to_string())?;
+    position_report::run(&pos, &limits, &mut std::io::stdout()).map_err(|e| e.to_string())
 }
 
 fn load_options(path: Option<&std::path::Path>) -> Result<EngineOptions, String> {
@@ -264,6 +327,7 @@ fn main() -> ExitCode {
         Some(CliCommand::WdlFit { data, out, limit }) => {
             wdl_fit(FitRequest { data, out, limit, command_line: command_line() })
         }
+        Some(CliCommand::Analyze(args)) => analyze(args),
         Some(CliCommand::Bench { depth }) => {
             let result = patina::bench::run(depth, |index, fen, nodes| {
                 eprintln!("position {:2}: {nodes:>10} nodes  {fen}", index + 1);
