@@ -1,8 +1,8 @@
 //! `patina`: the command-line shell over the library. With no arguments it speaks UCI on
 //! stdin/stdout; subcommands run the benchmark, perft, the game-result judge, analysis of a
-//! position, self-play data generation, evaluation tuning and the win/draw/loss model's fit.
-//! Any other arguments are UCI commands, one per argument, run in order before the program
-//! exits (OpenBench runs `patina "genfens N seed S book B" "quit"`).
+//! position or of PGN games, self-play data generation, evaluation tuning and the win/draw/loss
+//! model's fit. Any other arguments are UCI commands, one per argument, run in order before the
+//! program exits (OpenBench runs `patina "genfens N seed S book B" "quit"`).
 
 use clap::{Parser, Subcommand};
 use patina::datagen::{DatagenEvent, DatagenRequest};
@@ -126,7 +126,8 @@ enum CliCommand {
         #[arg(long, value_name = "POSITIONS")]
         limit: Option<usize>,
     },
-    /// Analyse a position: the board, then the lines as the search deepens.
+    /// Analyse a position (board, lines as the search deepens) or every game of a PGN file
+    /// (annotated PGN, a summary per game).
     Analyze(AnalyzeArgs),
     /// Not a subcommand: each argument is a UCI command, run in order, then the program exits.
     #[command(external_subcommand)]
@@ -134,15 +135,18 @@ enum CliCommand {
 }
 
 #[derive(clap::Args)]
-#[command(after_help = "Analyses --fen (default: the start position) after --moves. \
-                  Default limit: depth 20 or 10 s, whichever comes first.")]
+#[command(after_help = "Without --pgn it analyses --fen (default: the start position) after --moves. \
+                  Default limits: depth 20 or 10 s for a position, depth 10 per position of a game.")]
 struct AnalyzeArgs {
     /// The position to analyse [default: the start position].
-    #[arg(long)]
+    #[arg(long, conflicts_with = "pgn")]
     fen: Option<String>,
     /// Moves played from the start position or --fen, in SAN or UCI (`"1. e4 e5 2. Nf3"`).
-    #[arg(long, allow_hyphen_values = true)]
+    #[arg(long, conflicts_with = "pgn", allow_hyphen_values = true)]
     moves: Option<String>,
+    /// Analyse every game of this PGN file instead of one position.
+    #[arg(long, value_name = "FILE")]
+    pgn: Option<PathBuf>,
     /// Search depth of each position.
     #[arg(long, value_parser = clap::value_parser!(i32).range(1..=64))]
     depth: Option<i32>,
@@ -161,9 +165,12 @@ struct AnalyzeArgs {
     /// Transposition table size.
     #[arg(long, value_name = "MiB", default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=262144))]
     hash: u64,
+    /// Write the annotated PGN here (with --pgn).
+    #[arg(long, value_name = "FILE", requires = "pgn")]
+    out: Option<PathBuf>,
 }
 
-/// Runs `patina analyze`: a position's report on stdout.
+/// Runs `patina analyze`: a position's report or a PGN's analysis on stdout.
 fn analyze(args: AnalyzeArgs) -> ExitCode {
     let limits = patina::analyze::AnalysisLimits {
         depth: args.depth,
@@ -173,7 +180,11 @@ fn analyze(args: AnalyzeArgs) -> ExitCode {
         threads: args.threads as usize,
         hash_mib: args.hash as usize,
     };
-    match analyze_position(args.fen.as_deref(), args.moves.as_deref(), limits.or_position_default()) {
+    let outcome = match args.pgn {
+        Some(pgn) => analyze_games(pgn, limits.or_game_default(), args.out),
+        None => analyze_position(args.fen.as_deref(), args.moves.as_deref(), limits.or_position_default()),
+    };
+    match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("patina: analyze: {message}");
@@ -192,6 +203,23 @@ fn analyze_position(
     let moves = moves.unwrap_or("").split_whitespace();
     let pos = position_report::play_moves(&start, moves).map_err(|e| e.to_string())?;
     position_report::run(&pos, &limits, &mut std::io::stdout()).map_err(|e| e.to_string())
+}
+
+fn analyze_games(
+    pgn: PathBuf,
+    limits: patina::analyze::AnalysisLimits,
+    out: Option<PathBuf>,
+) -> Result<(), String> {
+    let request = patina::analyze::PgnRequest { pgn, limits, out };
+    let start = std::time::Instant::now();
+    let outcome = patina::analyze::run_pgn(&request, &mut std::io::stdout()).map_err(|e| e.to_string())?;
+    eprintln!(
+        "analyze: {} games ({} cut short by a bad move or FEN) in {:.1} s",
+        outcome.games,
+        outcome.broken_games,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
 
 fn load_options(path: Option<&std::path::Path>) -> Result<EngineOptions, String> {

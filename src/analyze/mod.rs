@@ -1,27 +1,40 @@
-//! `patina analyze`: the engine as an analyst for people.
+//! `patina analyze`: the engine as an analyst for people, on one position or on the games of a
+//! PGN file.
 //!
 //! - Position (`position_report`): a board diagram, then the search's lines in SAN with move
 //!   numbers, scores in pawns and win/draw/loss, as the search deepens.
-//! - `review` judges moves by their loss of expected score, for the analysis of games.
+//! - Games (`pgn` reads them, `game` searches every position, `review` judges every move):
+//!   an annotated PGN (`annotate`), a summary per game on stdout (`summary`) and a progress bar
+//!   on stderr (`progress`).
 //!
 //! Searches go through `searcher::Analyst`, which runs `search::run` synchronously on a table of
 //! its own; nothing here touches the UCI layer. Scores everywhere are from White's point of
 //! view; `notation` formats them.
 
+pub mod annotate;
 pub mod diagram;
+pub mod game;
 pub mod notation;
+pub mod pgn;
 pub mod position_report;
+pub mod progress;
 pub mod review;
 pub mod searcher;
+pub mod summary;
 
 use crate::tt::AllocationError;
 use std::fmt;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Depth of a position's analysis when no limit is given; `POSITION_DEFAULT_TIME` caps it.
 pub const POSITION_DEFAULT_DEPTH: i32 = 20;
 /// Longest a position's default analysis runs.
 pub const POSITION_DEFAULT_TIME: Duration = Duration::from_secs(10);
+/// Depth of each search of a game when no limit is given: a few seconds per game on one thread,
+/// deep enough to see the tactics that decide most amateur games.
+pub const GAME_DEFAULT_DEPTH: i32 = 10;
 
 /// How every search of an analysis is limited; the first limit reached ends a search.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,6 +55,14 @@ impl AnalysisLimits {
             return self;
         }
         AnalysisLimits { depth: Some(POSITION_DEFAULT_DEPTH), movetime: Some(POSITION_DEFAULT_TIME), ..self }
+    }
+
+    /// These limits, or `GAME_DEFAULT_DEPTH` when none is set.
+    pub fn or_game_default(self) -> AnalysisLimits {
+        if self.has_limit() {
+            return self;
+        }
+        AnalysisLimits { depth: Some(GAME_DEFAULT_DEPTH), ..self }
     }
 
     fn has_limit(&self) -> bool {
@@ -70,15 +91,27 @@ impl AnalysisLimits {
 #[derive(Debug)]
 pub enum AnalyzeError {
     Hash(AllocationError),
+    Read {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    Write {
+        path: PathBuf,
+        error: std::io::Error,
+    },
     /// Writing the report to stdout failed (a closed pipe, a full disk).
     Output(std::io::Error),
+    NoGames(PathBuf),
 }
 
 impl fmt::Display for AnalyzeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AnalyzeError::Hash(error) => write!(f, "{error}"),
+            AnalyzeError::Read { path, error } => write!(f, "cannot read {}: {error}", path.display()),
+            AnalyzeError::Write { path, error } => write!(f, "cannot write {}: {error}", path.display()),
             AnalyzeError::Output(error) => write!(f, "cannot write the report: {error}"),
+            AnalyzeError::NoGames(path) => write!(f, "{} holds no PGN game", path.display()),
         }
     }
 }
@@ -95,4 +128,66 @@ impl From<std::io::Error> for AnalyzeError {
     fn from(error: std::io::Error) -> Self {
         AnalyzeError::Output(error)
     }
+}
+
+/// A PGN analysis: which file, how deep, and where the annotated PGN goes.
+#[derive(Debug, Clone)]
+pub struct PgnRequest {
+    pub pgn: PathBuf,
+    pub limits: AnalysisLimits,
+    pub out: Option<PathBuf>,
+}
+
+/// What a PGN analysis found, beyond what it printed and wrote.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PgnOutcome {
+    pub games: usize,
+    /// Games with an illegal move or a bad FEN tag.
+    pub broken_games: usize,
+}
+
+/// Analyses every game of `request.pgn`: the summary goes to `out`, problems and progress to
+/// stderr, the annotated PGN to its file.
+pub fn run_pgn(request: &PgnRequest, out: &mut dyn Write) -> Result<PgnOutcome, AnalyzeError> {
+    let read_error = |error| AnalyzeError::Read { path: request.pgn.clone(), error };
+    let file = std::fs::File::open(&request.pgn).map_err(read_error)?;
+    let raw_games = pgn::read_games(std::io::BufReader::new(file)).map_err(read_error)?;
+    if raw_games.is_empty() {
+        return Err(AnalyzeError::NoGames(request.pgn.clone()));
+    }
+    // A game's analysis needs the best line only: more MultiPV lines would cost time for nothing.
+    let analyst = searcher::Analyst::new(&AnalysisLimits { multipv: 1, ..request.limits.clone() })?;
+    let settings = format!("Patina {}, {}", env!("CARGO_PKG_VERSION"), request.limits.describe());
+    writeln!(out, "Analysing {} game(s) of {}: {settings}\n", raw_games.len(), request.pgn.display())?;
+    let mut progress = progress::Progress::new(raw_games.len());
+    let mut reviews = Vec::with_capacity(raw_games.len());
+    for (index, raw) in raw_games.into_iter().enumerate() {
+        let number = index + 1;
+        let record = pgn::replay(number, raw);
+        if let Some(problem) = &record.problem {
+            eprintln!("patina: analyze: {}", summary::problem_line(number, problem, record.moves.len()));
+        }
+        progress.start_game();
+        let review =
+            game::review_game(record, &analyst, &mut |done, total| progress.update(number, done, total));
+        progress.finish_game(number, review.evals.len());
+        writeln!(out, "{}", summary::game_summary(&review))?;
+        reviews.push(review);
+    }
+    if let Some(path) = &request.out {
+        let text: String = reviews
+            .iter()
+            .filter(|review| review.verdict.is_some())
+            .map(|review| annotate::annotated_pgn(review, &settings))
+            .collect();
+        write_file(path, &text)?;
+    }
+    Ok(PgnOutcome {
+        games: reviews.len(),
+        broken_games: reviews.iter().filter(|r| r.record.problem.is_some()).count(),
+    })
+}
+
+fn write_file(path: &Path, text: &str) -> Result<(), AnalyzeError> {
+    std::fs::write(path, text).map_err(|error| AnalyzeError::Write { path: path.to_path_buf(), error })
 }
