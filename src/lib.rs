@@ -7,7 +7,7 @@
 //! `datagen` plays self-play games for tuning data and generates OpenBench's `genfens` openings;
 //! `tune` fits the evaluation weights to that data; `wdl` turns scores into win/draw/loss
 //! expectations, with a model `wdl::fit` fits to the same data. `analyze` is the analyst for
-//! people: a position's lines, or every game of a PGN annotated and summarised.
+//! people: a position's lines, or every game of a PGN annotated, graphed and summarised.
 //! `main.rs` is a thin clap shell over this crate.
 
 #![deny(unsafe_code)]

@@ -127,7 +127,7 @@ enum CliCommand {
         limit: Option<usize>,
     },
     /// Analyse a position (board, lines as the search deepens) or every game of a PGN file
-    /// (annotated PGN, a summary per game).
+    /// (annotated PGN, evaluation graph, a summary per game).
     Analyze(AnalyzeArgs),
     /// Not a subcommand: each argument is a UCI command, run in order, then the program exits.
     #[command(external_subcommand)]
@@ -168,6 +168,9 @@ struct AnalyzeArgs {
     /// Write the annotated PGN here (with --pgn).
     #[arg(long, value_name = "FILE", requires = "pgn")]
     out: Option<PathBuf>,
+    /// Write the evaluation graph here as SVG, one chart per game (with --pgn).
+    #[arg(long, value_name = "FILE.svg", requires = "pgn")]
+    graph: Option<PathBuf>,
 }
 
 /// Runs `patina analyze`: a position's report or a PGN's analysis on stdout.
@@ -181,7 +184,7 @@ fn analyze(args: AnalyzeArgs) -> ExitCode {
         hash_mib: args.hash as usize,
     };
     let outcome = match args.pgn {
-        Some(pgn) => analyze_games(pgn, limits.or_game_default(), args.out),
+        Some(pgn) => analyze_games(pgn, limits.or_game_default(), args.out, args.graph),
         None => analyze_position(args.fen.as_deref(), args.moves.as_deref(), limits.or_position_default()),
     };
     match outcome {
@@ -209,8 +212,9 @@ fn analyze_games(
     pgn: PathBuf,
     limits: patina::analyze::AnalysisLimits,
     out: Option<PathBuf>,
+    graph: Option<PathBuf>,
 ) -> Result<(), String> {
-    let request = patina::analyze::PgnRequest { pgn, limits, out };
+    let request = patina::analyze::PgnRequest { pgn, limits, out, graph };
     let start = std::time::Instant::now();
     let outcome = patina::analyze::run_pgn(&request, &mut std::io::stdout()).map_err(|e| e.to_string())?;
     eprintln!(

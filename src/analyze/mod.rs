@@ -4,8 +4,8 @@
 //! - Position (`position_report`): a board diagram, then the search's lines in SAN with move
 //!   numbers, scores in pawns and win/draw/loss, as the search deepens.
 //! - Games (`pgn` reads them, `game` searches every position, `review` judges every move):
-//!   an annotated PGN (`annotate`), a summary per game on stdout (`summary`) and a progress bar
-//!   on stderr (`progress`).
+//!   an annotated PGN (`annotate`), an evaluation graph as SVG (`graph`), a summary per game on
+//!   stdout (`summary`) and a progress bar on stderr (`progress`).
 //!
 //! Searches go through `searcher::Analyst`, which runs `search::run` synchronously on a table of
 //! its own; nothing here touches the UCI layer. Scores everywhere are from White's point of
@@ -14,6 +14,7 @@
 pub mod annotate;
 pub mod diagram;
 pub mod game;
+pub mod graph;
 pub mod notation;
 pub mod pgn;
 pub mod position_report;
@@ -130,12 +131,13 @@ impl From<std::io::Error> for AnalyzeError {
     }
 }
 
-/// A PGN analysis: which file, how deep, and where the annotated PGN goes.
+/// A PGN analysis: which file, how deep, and where the annotated PGN and the graph go.
 #[derive(Debug, Clone)]
 pub struct PgnRequest {
     pub pgn: PathBuf,
     pub limits: AnalysisLimits,
     pub out: Option<PathBuf>,
+    pub graph: Option<PathBuf>,
 }
 
 /// What a PGN analysis found, beyond what it printed and wrote.
@@ -147,7 +149,7 @@ pub struct PgnOutcome {
 }
 
 /// Analyses every game of `request.pgn`: the summary goes to `out`, problems and progress to
-/// stderr, the annotated PGN to its file.
+/// stderr, the annotated PGN and the graph to their files.
 pub fn run_pgn(request: &PgnRequest, out: &mut dyn Write) -> Result<PgnOutcome, AnalyzeError> {
     let read_error = |error| AnalyzeError::Read { path: request.pgn.clone(), error };
     let file = std::fs::File::open(&request.pgn).map_err(read_error)?;
@@ -181,6 +183,9 @@ pub fn run_pgn(request: &PgnRequest, out: &mut dyn Write) -> Result<PgnOutcome, 
             .map(|review| annotate::annotated_pgn(review, &settings))
             .collect();
         write_file(path, &text)?;
+    }
+    if let Some(path) = &request.graph {
+        write_file(path, &graph::svg(&reviews, &settings))?;
     }
     Ok(PgnOutcome {
         games: reviews.len(),

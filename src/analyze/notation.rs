@@ -1,8 +1,8 @@
 //! Chess notation for people: SAN lines with move numbers, scores in pawns from White's point
 //! of view, Lichess's `[%eval ...]` comment and win/draw/loss percentages.
 //!
-//! Pure functions over shakmaty positions and search scores; the position report, the summary
-//! and the annotated PGN all format through here, so they read alike.
+//! Pure functions over shakmaty positions and search scores; the position report, the summary,
+//! the annotated PGN and the graph all format through here, so they read alike.
 
 use super::review::Eval;
 use crate::search::Score;
