@@ -8,11 +8,13 @@
 //! `tune` fits the evaluation weights to that data; `wdl` turns scores into win/draw/loss
 //! expectations, with a model `wdl::fit` fits to the same data. `strength` maps `UCI_Elo` to a
 //! node budget and a sometimes-imperfect move choice; `rng` is the seeded generator datagen and
-//! `strength` draw from.
+//! `strength` draw from. `analyze` is the analyst for people: a position's lines, or every game
+//! of a PGN annotated, graphed and summarised.
 //! `main.rs` is a thin clap shell over this crate.
 
 #![deny(unsafe_code)]
 
+pub mod analyze;
 pub mod bench;
 pub mod datagen;
 pub mod engine;

@@ -1,8 +1,8 @@
 //! `patina`: the command-line shell over the library. With no arguments it speaks UCI on
-//! stdin/stdout; subcommands run the benchmark, perft, the game-result judge, self-play data
-//! generation, evaluation tuning and the win/draw/loss model's fit. Any other arguments are UCI
-//! commands, one per argument, run in order before the program exits (OpenBench runs
-//! `patina "genfens N seed S book B" "quit"`).
+//! stdin/stdout; subcommands run the benchmark, perft, the game-result judge, analysis of a
+//! position or of PGN games, self-play data generation, evaluation tuning and the win/draw/loss
+//! model's fit. Any other arguments are UCI commands, one per argument, run in order before the
+//! program exits (OpenBench runs `patina "genfens N seed S book B" "quit"`).
 
 use clap::{Parser, Subcommand};
 use patina::datagen::{DatagenEvent, DatagenRequest};
@@ -126,9 +126,104 @@ enum CliCommand {
         #[arg(long, value_name = "POSITIONS")]
         limit: Option<usize>,
     },
+    /// Analyse a position (board, lines as the search deepens) or every game of a PGN file
+    /// (annotated PGN, evaluation graph, a summary per game).
+    Analyze(AnalyzeArgs),
     /// Not a subcommand: each argument is a UCI command, run in order, then the program exits.
     #[command(external_subcommand)]
     UciLines(Vec<String>),
+}
+
+#[derive(clap::Args)]
+#[command(after_help = "Without --pgn it analyses --fen (default: the start position) after --moves. \
+                  Default limits: depth 20 or 10 s for a position, depth 10 per position of a game.")]
+struct AnalyzeArgs {
+    /// The position to analyse [default: the start position].
+    #[arg(long, conflicts_with = "pgn")]
+    fen: Option<String>,
+    /// Moves played from the start position or --fen, in SAN or UCI (`"1. e4 e5 2. Nf3"`).
+    #[arg(long, conflicts_with = "pgn", allow_hyphen_values = true)]
+    moves: Option<String>,
+    /// Analyse every game of this PGN file instead of one position.
+    #[arg(long, value_name = "FILE")]
+    pgn: Option<PathBuf>,
+    /// Search depth of each position.
+    #[arg(long, value_parser = clap::value_parser!(i32).range(1..=64))]
+    depth: Option<i32>,
+    /// Milliseconds per position.
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    movetime: Option<u64>,
+    /// Nodes per position.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// Lines shown per depth (position mode).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    multipv: u16,
+    /// Search threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
+    /// Transposition table size.
+    #[arg(long, value_name = "MiB", default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=262144))]
+    hash: u64,
+    /// Write the annotated PGN here (with --pgn).
+    #[arg(long, value_name = "FILE", requires = "pgn")]
+    out: Option<PathBuf>,
+    /// Write the evaluation graph here as SVG, one chart per game (with --pgn).
+    #[arg(long, value_name = "FILE.svg", requires = "pgn")]
+    graph: Option<PathBuf>,
+}
+
+/// Runs `patina analyze`: a position's report or a PGN's analysis on stdout.
+fn analyze(args: AnalyzeArgs) -> ExitCode {
+    let limits = patina::analyze::AnalysisLimits {
+        depth: args.depth,
+        movetime: args.movetime.map(std::time::Duration::from_millis),
+        nodes: args.nodes,
+        multipv: args.multipv as usize,
+        threads: args.threads as usize,
+        hash_mib: args.hash as usize,
+    };
+    let outcome = match args.pgn {
+        Some(pgn) => analyze_games(pgn, limits.or_game_default(), args.out, args.graph),
+        None => analyze_position(args.fen.as_deref(), args.moves.as_deref(), limits.or_position_default()),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("patina: analyze: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn analyze_position(
+    fen: Option<&str>,
+    moves: Option<&str>,
+    limits: patina::analyze::AnalysisLimits,
+) -> Result<(), String> {
+    use patina::analyze::position_report;
+    let start = setup(fen, "", false)?;
+    let moves = moves.unwrap_or("").split_whitespace();
+    let pos = position_report::play_moves(&start, moves).map_err(|e| e.to_string())?;
+    position_report::run(&pos, &limits, &mut std::io::stdout()).map_err(|e| e.to_string())
+}
+
+fn analyze_games(
+    pgn: PathBuf,
+    limits: patina::analyze::AnalysisLimits,
+    out: Option<PathBuf>,
+    graph: Option<PathBuf>,
+) -> Result<(), String> {
+    let request = patina::analyze::PgnRequest { pgn, limits, out, graph };
+    let start = std::time::Instant::now();
+    let outcome = patina::analyze::run_pgn(&request, &mut std::io::stdout()).map_err(|e| e.to_string())?;
+    eprintln!(
+        "analyze: {} games ({} cut short by a bad move or FEN) in {:.1} s",
+        outcome.games,
+        outcome.broken_games,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
 
 fn load_options(path: Option<&std::path::Path>) -> Result<EngineOptions, String> {
@@ -264,6 +359,7 @@ fn main() -> ExitCode {
         Some(CliCommand::WdlFit { data, out, limit }) => {
             wdl_fit(FitRequest { data, out, limit, command_line: command_line() })
         }
+        Some(CliCommand::Analyze(args)) => analyze(args),
         Some(CliCommand::Bench { depth }) => {
             let result = patina::bench::run(depth, |index, fen, nodes| {
                 eprintln!("position {:2}: {nodes:>10} nodes  {fen}", index + 1);

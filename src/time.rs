@@ -31,8 +31,20 @@ const DEFAULT_MOVES_TO_GO: i64 = 30;
 /// The shortest budget we ever give ourselves; a depth-1 search fits in it.
 const MINIMUM_MS: i64 = 1;
 
+/// GUI clock values are clamped to +-2^40 ms (about 35 years) before any arithmetic, so no
+/// value a GUI can send overflows (found by the `uci_session` fuzz target).
+const LIMIT_MS: i64 = 1 << 40;
+
 /// The budget for this move, or `None` when no clock or move time limits the search.
 pub fn allocate(clock: &Clock, move_overhead_ms: i64) -> Option<TimeBudget> {
+    let limit = |ms: i64| ms.clamp(-LIMIT_MS, LIMIT_MS);
+    let clock = &Clock {
+        time_ms: clock.time_ms.map(limit),
+        increment_ms: limit(clock.increment_ms),
+        moves_to_go: clock.moves_to_go,
+        move_time_ms: clock.move_time_ms.map(limit),
+    };
+    let move_overhead_ms = move_overhead_ms.clamp(0, LIMIT_MS);
     if let Some(move_time) = clock.move_time_ms {
         let hard = (move_time - move_overhead_ms).max(MINIMUM_MS);
         let budget = TimeBudget { soft: ms(hard), hard: ms(hard) };
@@ -125,6 +137,41 @@ mod tests {
             remaining += 10.0 - budget.soft.as_millis() as f64 * 1.3 - 3.0;
         }
         assert!(remaining > 60.0, "clock sank to {remaining} ms");
+    }
+
+    #[test]
+    fn extreme_clock_values_give_a_sane_budget() {
+        let (max, min) = (i64::MAX, i64::MIN);
+        let clock = |time_ms, increment_ms, moves_to_go, move_time_ms| Clock {
+            time_ms,
+            increment_ms,
+            moves_to_go,
+            move_time_ms,
+        };
+        for (case, clock) in [
+            ("wtime max, movestogo 0", clock(Some(max), 0, Some(0), None)),
+            ("wtime max", clock(Some(max), 0, None, None)),
+            ("winc max", clock(Some(1000), max, None, None)),
+            ("winc min", clock(Some(1000), min, None, None)),
+            ("wtime min", clock(Some(min), 0, None, None)),
+            ("movetime max", clock(None, 0, None, Some(max))),
+            ("movetime min", clock(None, 0, None, Some(min))),
+            ("movetime min with clock", clock(Some(1000), 0, None, Some(min))),
+            ("everything max", clock(Some(max), max, Some(u32::MAX), Some(max))),
+        ] {
+            for overhead in [0, 10, 5000] {
+                let budget = allocate(&clock, overhead).unwrap_or_else(|| panic!("{case}: no budget"));
+                assert!(
+                    budget.soft >= Duration::from_millis(1) && budget.hard >= budget.soft,
+                    "{case}: {budget:?}"
+                );
+            }
+        }
+        // A huge clock is a long think, not 1 ms (what wrapped arithmetic gave in release builds).
+        for mtg in [None, Some(1)] {
+            let budget = allocate(&clock(Some(max), 0, mtg, None), 10).unwrap();
+            assert!(budget.soft >= Duration::from_secs(3600), "{budget:?}");
+        }
     }
 
     #[test]

@@ -228,3 +228,24 @@ fn a_ten_megabyte_line_and_five_thousand_plies_are_handled() {
     let search = engine.go("go depth 4", SEARCH);
     assert_ne!(search.bestmove, "0000");
 }
+
+#[test]
+fn extreme_clock_values_do_not_crash_the_engine() {
+    // The fuzzer found these overflowing the time plan (a panic where overflow checks are on).
+    let mut engine = EngineProcess::spawn();
+    engine.send("position startpos");
+    let legal = engine.legal_moves();
+    for go in [
+        "go wtime 9223372036854775807 btime 0 winc 0 binc 0 movestogo 0",
+        "go movetime -9223372036854775808",
+        "go wtime 1000 winc 9223372036854775807",
+        "go wtime 1000 winc -9223372036854775808",
+    ] {
+        engine.send(go);
+        engine.send("stop");
+        let (line, _) = engine.expect_line(|l| l.starts_with("bestmove"), QUICK);
+        let best = line.split_whitespace().nth(1).unwrap_or("");
+        assert!(legal.contains(best), "{go}: bestmove {best} is not legal");
+        engine.assert_ready();
+    }
+}
