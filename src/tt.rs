@@ -17,7 +17,7 @@
 //! Data layout (64 bits): move 16 | score 16 | eval 16 | depth 8 | generation 6 | bound 2.
 
 use shakmaty::{Move, MoveList, Role};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// How a stored score relates to the true value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,21 +96,32 @@ fn worker_count(clusters: usize) -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_SLABS)
 }
 
-/// Runs `job` on every item, spread over `workers` scoped threads (inline when one).
-fn for_each_parallel<T: Send>(items: Vec<T>, workers: usize, job: impl Fn(T) + Sync) {
+/// `job` applied to every item, in order, the items split into contiguous runs over `workers`
+/// scoped threads (inline when one).
+fn map_in_parallel<T: Sync, R: Send>(items: &[T], workers: usize, job: impl Fn(&T) -> R + Sync) -> Vec<R> {
     if workers <= 1 {
-        items.into_iter().for_each(job);
-        return;
+        return items.iter().map(job).collect();
     }
-    let queue = parking_lot::Mutex::new(items);
+    let run = items.len().div_ceil(workers).max(1);
+    let job = &job;
     std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| loop {
-                let Some(item) = queue.lock().pop() else { break };
-                job(item);
-            });
-        }
-    });
+        let handles: Vec<_> = items
+            .chunks(run)
+            .map(|part| scope.spawn(move || part.iter().map(job).collect::<Vec<R>>()))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|handle| handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+            .collect()
+    })
+}
+
+/// One slab of `len` empty clusters, or `None` if the allocator refuses.
+fn allocate_slab(len: usize) -> Option<Box<[Cluster]>> {
+    let mut slab = Vec::new();
+    slab.try_reserve_exact(len).ok()?;
+    slab.resize_with(len, Cluster::default);
+    Some(slab.into_boxed_slice())
 }
 
 fn pack(packed_move: u16, score: i32, eval: i32, depth: i32, generation: u8, bound: Bound) -> u64 {
@@ -153,31 +164,19 @@ impl TranspositionTable {
             return Err(AllocationError { mib, available });
         }
         let cluster_count = (bytes / std::mem::size_of::<Cluster>()).max(1);
-        let slab_len = cluster_count.div_ceil(MAX_SLABS).max(MIN_SLAB_CLUSTERS).next_power_of_two();
-        let lengths: Vec<(usize, usize)> = (0..cluster_count.div_ceil(slab_len))
-            .map(|index| (index, slab_len.min(cluster_count - index * slab_len)))
+        // A table one thread touches is one slab: many small slabs would each be a separate heap
+        // allocation that glibc returns to the OS on drop, so every new table would fault its
+        // pages in again (7 ms instead of 1 ms for 16 MiB, a fifth of `patina bench`'s time).
+        let workers = worker_count(cluster_count);
+        let slabs_wanted = if workers > 1 { MAX_SLABS } else { 1 };
+        let slab_len = cluster_count.div_ceil(slabs_wanted).max(MIN_SLAB_CLUSTERS).next_power_of_two();
+        let lengths: Vec<usize> = (0..cluster_count.div_ceil(slab_len))
+            .map(|index| slab_len.min(cluster_count - index * slab_len))
             .collect();
-        let slabs = parking_lot::Mutex::new(Vec::with_capacity(lengths.len()));
-        let failed = AtomicBool::new(false);
-        for_each_parallel(lengths, worker_count(cluster_count), |(index, len)| {
-            if failed.load(Ordering::Relaxed) {
-                return;
-            }
-            let mut slab = Vec::new();
-            if slab.try_reserve_exact(len).is_err() {
-                failed.store(true, Ordering::Relaxed);
-                return;
-            }
-            slab.resize_with(len, Cluster::default);
-            slabs.lock().push((index, slab.into_boxed_slice()));
-        });
-        if failed.load(Ordering::Relaxed) {
-            return Err(AllocationError { mib, available });
-        }
-        let mut slabs = slabs.into_inner();
-        slabs.sort_unstable_by_key(|(index, _)| *index);
+        let slabs: Option<Vec<Box<[Cluster]>>> =
+            map_in_parallel(&lengths, workers, |&len| allocate_slab(len)).into_iter().collect();
         Ok(TranspositionTable {
-            slabs: slabs.into_iter().map(|(_, slab)| slab).collect(),
+            slabs: slabs.ok_or(AllocationError { mib, available })?,
             slab_shift: slab_len.trailing_zeros(),
             cluster_count,
             generation: AtomicU8::new(0),
@@ -186,9 +185,8 @@ impl TranspositionTable {
 
     /// Forgets every entry.
     pub fn clear(&self) {
-        let slabs: Vec<&[Cluster]> = self.slabs.iter().map(|slab| &slab[..]).collect();
-        for_each_parallel(slabs, worker_count(self.cluster_count), |slab| {
-            for cluster in slab {
+        map_in_parallel(&self.slabs, worker_count(self.cluster_count), |slab| {
+            for cluster in slab.iter() {
                 for entry in &cluster.entries {
                     entry.key_xor_data.store(0, Ordering::Relaxed);
                     entry.data.store(0, Ordering::Relaxed);
