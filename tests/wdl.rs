@@ -3,7 +3,8 @@
 //! near the shipped model and beats the phase-independent one; through the binary, the
 //! generated file and the refusals.
 
-use patina::wdl::fit::{self, Cells, FileCounts, Sample};
+use patina::tune::FileCounts;
+use patina::wdl::fit::{self, Cells, Sample};
 use patina::wdl::{Model, MODEL};
 use std::path::{Path, PathBuf};
 

@@ -183,20 +183,41 @@ fn parse_chunk(lines: &[Vec<u8>], threads: usize) -> Vec<Line> {
 }
 
 fn parse_line(bytes: &[u8]) -> Line {
-    let Ok(line) = std::str::from_utf8(bytes) else { return Line::Bad };
+    match read_data_line(bytes) {
+        DataLine::Skip => Line::Skip,
+        DataLine::Bad => Line::Bad,
+        DataLine::Record(pos, score, result_halves) => {
+            Line::Data(Box::new(trace(&pos, score, result_halves)))
+        }
+    }
+}
+
+/// One line of a datagen file, as every reader of that format classifies it.
+pub enum DataLine {
+    /// Blank, or a `#` comment.
+    Skip,
+    /// Neither of the above nor a valid `FEN | score | result` line.
+    Bad,
+    /// A position, its score and the result in half points.
+    Record(Chess, i32, u8),
+}
+
+/// Classifies one line (with or without its newline) of a datagen file.
+pub fn read_data_line(bytes: &[u8]) -> DataLine {
+    let Ok(line) = std::str::from_utf8(bytes) else { return DataLine::Bad };
     let line = line.trim();
     if line.is_empty() || line.starts_with('#') {
-        return Line::Skip;
+        return DataLine::Skip;
     }
     match parse_fields(line) {
-        Some((pos, score, result_halves)) => Line::Data(Box::new(trace(&pos, score, result_halves))),
-        None => Line::Bad,
+        Some((pos, score, result_halves)) => DataLine::Record(pos, score, result_halves),
+        None => DataLine::Bad,
     }
 }
 
 /// `FEN | score | result` into a position, a score and a result in half points (`None` for
-/// anything else). `patina wdl-fit` reads the same lines.
-pub fn parse_fields(line: &str) -> Option<(Chess, i32, u8)> {
+/// anything else).
+fn parse_fields(line: &str) -> Option<(Chess, i32, u8)> {
     let mut fields = line.split('|').map(str::trim);
     let (fen, score, result) = (fields.next()?, fields.next()?, fields.next()?);
     if fields.next().is_some() {

@@ -15,7 +15,7 @@ mod data;
 mod model;
 mod output;
 
-pub use data::{parse_fields, Dataset, FileCounts};
+pub use data::{read_data_line, DataLine, Dataset, FileCounts};
 pub use model::sigmoid;
 pub use output::{parse, render, Header};
 

@@ -16,7 +16,7 @@
 
 use super::{material, material_x, Cubic, Model, MATERIAL_MAX};
 use crate::datagen::recorded_checkpoint;
-use crate::tune::parse_fields;
+use crate::tune::{read_data_line, DataLine, FileCounts};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{BufRead, BufReader};
@@ -68,14 +68,6 @@ pub struct Sample {
     pub result_halves: u8,
 }
 
-/// What one data file gave.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct FileCounts {
-    pub positions: usize,
-    /// Lines that were neither blank, a `#` comment nor a valid data line.
-    pub bad_lines: usize,
-}
-
 /// Appends the positions of `path` to `samples` until it holds `limit`.
 pub fn load(path: &Path, limit: usize, samples: &mut Vec<Sample>) -> Result<FileCounts, FitError> {
     let io_error = |error| FitError::Io { path: path.to_path_buf(), error };
@@ -87,20 +79,13 @@ pub fn load(path: &Path, limit: usize, samples: &mut Vec<Sample>) -> Result<File
         if reader.read_until(b'\n', &mut bytes).map_err(io_error)? == 0 {
             break;
         }
-        let Ok(line) = std::str::from_utf8(&bytes) else {
-            counts.bad_lines += 1;
-            continue;
-        };
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        match parse_fields(line) {
-            Some((pos, score_cp, result_halves)) => {
+        match read_data_line(&bytes) {
+            DataLine::Skip => {}
+            DataLine::Bad => counts.bad_lines += 1,
+            DataLine::Record(pos, score_cp, result_halves) => {
                 samples.push(Sample { material: material(&pos) as u8, score_cp, result_halves });
                 counts.positions += 1;
             }
-            None => counts.bad_lines += 1,
         }
     }
     Ok(counts)
