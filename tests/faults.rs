@@ -10,7 +10,7 @@ mod support;
 
 use common::{EngineProcess, QUICK, SEARCH};
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 use support::{path_str, scratch};
 
@@ -19,12 +19,7 @@ const EXIT_BOUND: Duration = Duration::from_secs(5);
 
 #[test]
 fn closed_stdout_mid_search_ends_the_engine() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_patina"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start patina");
+    let mut child = common::engine_command().stderr(Stdio::null()).spawn().expect("start patina");
     let mut stdin = child.stdin.take().expect("piped stdin");
     let mut stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
     writeln!(stdin, "position startpos\ngo infinite").expect("write");

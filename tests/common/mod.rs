@@ -21,6 +21,13 @@ pub const SEARCH: Duration = Duration::from_secs(20);
 /// How many lines of the conversation a failing test prints.
 const TRANSCRIPT_TAIL: usize = 60;
 
+/// The `patina` binary with piped stdin and stdout, for tests that need the raw pipes.
+pub fn engine_command() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_patina"));
+    command.stdin(Stdio::piped()).stdout(Stdio::piped());
+    command
+}
+
 /// One running engine process.
 pub struct EngineProcess {
     child: Child,
@@ -33,12 +40,8 @@ pub struct EngineProcess {
 
 impl EngineProcess {
     pub fn spawn() -> EngineProcess {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_patina"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("cannot start the patina binary");
+        let mut child =
+            engine_command().stderr(Stdio::inherit()).spawn().expect("cannot start the patina binary");
         let stdout = child.stdout.take().expect("piped stdout");
         let stdin = child.stdin.take();
         let (sender, lines) = mpsc::channel();
