@@ -77,11 +77,7 @@ impl Mark {
 
 /// The mover's expected score, 0 to 1, from a position's value and its material.
 pub fn expected_score(eval: Eval, mover: Color, material: i32) -> f64 {
-    let own = match eval.score {
-        Score::Centipawns(cp) => wdl::MODEL.expected_score(f64::from(cp), material),
-        Score::Mate(moves) if moves > 0 => 1.0,
-        Score::Mate(_) => 0.0,
-    };
+    let own = wdl::MODEL.expected_score_for(eval.score, material);
     if eval.turn == mover {
         own
     } else {

@@ -167,6 +167,16 @@ impl Model {
     pub fn expected_score(&self, score_cp: f64, material: i32) -> f64 {
         self.probabilities(score_cp, material).expected_score()
     }
+
+    /// Expected points for a reported score, mates counted as certain (unrounded, unlike
+    /// `expected_for`'s per mille).
+    pub fn expected_score_for(&self, score: Score, material: i32) -> f64 {
+        match score {
+            Score::Centipawns(cp) => self.expected_score(f64::from(cp), material),
+            Score::Mate(moves) if moves > 0 => 1.0,
+            Score::Mate(_) => 0.0,
+        }
+    }
 }
 
 #[cfg(test)]
