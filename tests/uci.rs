@@ -106,7 +106,7 @@ fn handshake_lists_identity_and_every_option() {
             "option name UCI_Chess960 type check default false",
             "option name UCI_ShowWDL type check default false",
             "option name UCI_LimitStrength type check default false",
-            "option name UCI_Elo type spin default 1800 min 1300 max 2800",
+            "option name UCI_Elo type spin default 1800 min 1300 max 2200",
             "option name Debug Log File type string default <empty>",
             "option name SyzygyPath type string default <empty>",
             "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
@@ -761,7 +761,7 @@ fn show_wdl_puts_per_mille_results_after_the_score() {
 fn limited_strength_answers_every_go_legally_and_quickly() {
     let mut engine = EngineProcess::spawn();
     for (command, fragments) in [
-        ("setoption name UCI_Elo value 1299", &["'UCI_Elo'", "out of range 1300..2800"] as &[&str]),
+        ("setoption name UCI_Elo value 1299", &["'UCI_Elo'", "out of range 1300..2200"] as &[&str]),
         ("setoption name UCI_Elo value 2801", &["'UCI_Elo'", "out of range"]),
         ("setoption name UCI_Elo value strong", &["'UCI_Elo'", "'strong'"]),
         ("setoption name UCI_LimitStrength value yes", &["'UCI_LimitStrength'", "'yes'"]),
@@ -777,7 +777,7 @@ fn limited_strength_answers_every_go_legally_and_quickly() {
     engine.send("uci");
     let lines = engine.lines_until(|l| l == "uciok", QUICK);
     assert!(
-        lines.iter().any(|l| l == "option name UCI_Elo type spin default 1300 min 1300 max 2800"),
+        lines.iter().any(|l| l == "option name UCI_Elo type spin default 1300 min 1300 max 2200"),
         "{lines:?}"
     );
 

@@ -7,6 +7,10 @@
 #
 #   tools/calibrate.sh [GAMES] [ELO ...]     defaults: 40 games, 1400 1600 1800 2000 2200 2400
 #   tools/calibrate.sh 100 1500 2300         100 games each at 1500 and 2300
+#   tools/calibrate.sh 40 2000:1500           Patina at 2000 against Stockfish at 1500
+#
+# ELO:LEVEL plays Stockfish at LEVEL instead of ELO: a level far from Patina's scores near 0% or
+# 100%, which measures nothing, so probe the raw table against a nearby Stockfish level first.
 #
 # A requested Elo outside Stockfish's UCI_Elo range (1350..2850 for Stockfish 15.1, read from
 # its `uci` answer) plays Stockfish at the nearest end of that range, and is measured from there.
@@ -30,7 +34,7 @@ mkdir -p "$out"
 
 [[ $games =~ ^[1-9][0-9]*$ ]] || { echo "calibrate: GAMES must be a positive number, got '$games'" >&2; exit 2; }
 for elo in "${elos[@]}"; do
-    [[ $elo =~ ^[1-9][0-9]*$ ]] || { echo "calibrate: not an Elo: '$elo'" >&2; exit 2; }
+    [[ $elo =~ ^[1-9][0-9]*(:[1-9][0-9]*)?$ ]] || { echo "calibrate: not an Elo or ELO:LEVEL: '$elo'" >&2; exit 2; }
 done
 if [[ ! -x $patina ]]; then
     (cd "$root" && cargo build --release)
@@ -46,9 +50,11 @@ seed_args=()
 [[ -n ${SEED:-} ]] && seed_args=(--seed "$SEED")
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 rows=()
-for elo in "${elos[@]}"; do
+for pair in "${elos[@]}"; do
     diff='' error=''
-    level=$((elo < opponent_min ? opponent_min : elo > opponent_max ? opponent_max : elo))
+    elo=${pair%%:*}
+    asked=${pair#*:}
+    level=$((asked < opponent_min ? opponent_min : asked > opponent_max ? opponent_max : asked))
     name="calibrate-$elo-vs-sf$level-${games}g-$stamp"
     echo "=== Patina UCI_Elo $elo vs Stockfish UCI_Elo $level, $games games at $tc ==="
     python3 "$shared/tools/match.py" \
@@ -64,12 +70,12 @@ for elo in "${elos[@]}"; do
     read -r diff error < <(sed -n 's/^Elo \([^ ]*\) ± \([^ ]*\) (95%.*/\1 \2/p' "$out/$name.log" | head -1) || true
     measured=$(awk -v level="$level" -v diff="${diff:-n/a}" \
         'BEGIN { if (diff ~ /^[-+]?[0-9.]+$/) printf "%.0f", level + diff; else print diff }')
-    rows+=("| $elo | ${wdl:-none} | ${score:-n/a} | ${diff:-n/a} ± ${error:-n/a} | $measured ± ${error:-n/a} |")
+    rows+=("| $elo | $level | ${wdl:-none} | ${score:-n/a} | ${diff:-n/a} ± ${error:-n/a} | $measured ± ${error:-n/a} |")
 done
 
 echo
 echo "Patina UCI_Elo vs Stockfish UCI_Elo, $tc, Hash 64, Threads 1, $games games each (logs in target/calibrate/)"
 echo
-echo "| requested Elo | W-D-L | score | Elo diff ± | measured Elo ± |"
-echo "|---:|---|---:|---|---|"
+echo "| requested Elo | Stockfish UCI_Elo | W-D-L | score | Elo diff ± | measured Elo ± |"
+echo "|---:|---:|---|---:|---|---|"
 printf '%s\n' "${rows[@]}"
