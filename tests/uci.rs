@@ -5,7 +5,8 @@
 //! Run with `cargo test --release --test uci` (add `-- --nocapture` to see measured latencies).
 //! Searches are kept short (depth <= 8, a few hundred milliseconds, nodes <= 200k) because CI
 //! shares two cores. The only wall-clock assertions are latency bounds, chosen generously
-//! (100 ms for `stop`/`isready`, where a healthy engine needs well under 10 ms).
+//! (300 ms for `stop`/`isready`, where a healthy engine needs well under 10 ms: 100 ms once
+//! failed with a match running beside the tests, the process merely not scheduled).
 
 mod common;
 
@@ -22,7 +23,7 @@ const TWO_LEGAL_MOVES: &str = "k7/8/8/8/8/8/8/K6r w - - 0 1";
 const KNIGHT_SHUFFLE: &str = "g1f3 g8f6 f3g1 f6g8";
 
 /// The bound for `isready`/`stop` answers and tiny clocks (see the file comment).
-const LATENCY_BOUND: Duration = Duration::from_millis(100);
+const LATENCY_BOUND: Duration = Duration::from_millis(300);
 
 fn ms(duration: Duration) -> f64 {
     duration.as_secs_f64() * 1000.0
