@@ -63,6 +63,15 @@ fn expect_error(engine: &mut EngineProcess, fragments: &[&str]) -> String {
     line
 }
 
+/// Sends each command, expects an error naming its fragments, and checks the engine still answers.
+fn expect_each_rejected(engine: &mut EngineProcess, cases: &[(&str, &[&str])]) {
+    for (command, fragments) in cases {
+        engine.send(command);
+        expect_error(engine, fragments);
+        engine.assert_ready();
+    }
+}
+
 /// After a rejected `position`: `go` refuses to search until a valid `position` arrives, then
 /// a normal `go depth 3` works again.
 fn assert_position_rejected_then_recover(engine: &mut EngineProcess) {
@@ -511,17 +520,16 @@ fn bad_moves_are_rejected_with_token_and_ply() {
 #[test]
 fn bad_setoption_keeps_the_old_value() {
     let mut engine = EngineProcess::spawn();
-    for (command, fragments) in [
-        ("setoption name Hash value 0", &["'Hash'", "out of range"] as &[&str]),
-        ("setoption name Hash value abc", &["'Hash'", "'abc'"]),
-        ("setoption name Nonsense value 3", &["unknown option 'Nonsense'"]),
-        ("setoption name MultiPV value 0", &["'MultiPV'", "out of range"]),
-        ("setoption name Ponder value maybe", &["'Ponder'", "'maybe'"]),
-    ] {
-        engine.send(command);
-        expect_error(&mut engine, fragments);
-        engine.assert_ready();
-    }
+    expect_each_rejected(
+        &mut engine,
+        &[
+            ("setoption name Hash value 0", &["'Hash'", "out of range"]),
+            ("setoption name Hash value abc", &["'Hash'", "'abc'"]),
+            ("setoption name Nonsense value 3", &["unknown option 'Nonsense'"]),
+            ("setoption name MultiPV value 0", &["'MultiPV'", "out of range"]),
+            ("setoption name Ponder value maybe", &["'Ponder'", "'maybe'"]),
+        ],
+    );
     let search = checked_go(&mut engine, "position startpos", "go depth 4");
     let numbers: BTreeSet<i64> = search.infos().iter().filter_map(|l| field(l, "multipv")).collect();
     assert_eq!(numbers, BTreeSet::from([1]), "MultiPV 0 was rejected: still one line");
@@ -761,16 +769,15 @@ fn show_wdl_puts_per_mille_results_after_the_score() {
 #[test]
 fn limited_strength_answers_every_go_legally_and_quickly() {
     let mut engine = EngineProcess::spawn();
-    for (command, fragments) in [
-        ("setoption name UCI_Elo value 1299", &["'UCI_Elo'", "out of range 1300..2200"] as &[&str]),
-        ("setoption name UCI_Elo value 2801", &["'UCI_Elo'", "out of range"]),
-        ("setoption name UCI_Elo value strong", &["'UCI_Elo'", "'strong'"]),
-        ("setoption name UCI_LimitStrength value yes", &["'UCI_LimitStrength'", "'yes'"]),
-    ] {
-        engine.send(command);
-        expect_error(&mut engine, fragments);
-        engine.assert_ready();
-    }
+    expect_each_rejected(
+        &mut engine,
+        &[
+            ("setoption name UCI_Elo value 1299", &["'UCI_Elo'", "out of range 1300..2200"]),
+            ("setoption name UCI_Elo value 2201", &["'UCI_Elo'", "out of range"]),
+            ("setoption name UCI_Elo value strong", &["'UCI_Elo'", "'strong'"]),
+            ("setoption name UCI_LimitStrength value yes", &["'UCI_LimitStrength'", "'yes'"]),
+        ],
+    );
     engine.send("setoption name UCI_LimitStrength value true");
     engine.send("setoption name UCI_Elo value 1300");
     engine.send("setoption name UCI_Elo value 1000");
