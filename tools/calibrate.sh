@@ -5,7 +5,7 @@
 # is Patina's measured strength on Stockfish's UCI_Elo scale; the table at the end goes into
 # docs/strength.md, and src/strength.rs's LEVELS is retuned until requested and measured agree.
 #
-#   tools/calibrate.sh [GAMES] [ELO ...]     defaults: 40 games, 1400 1600 1800 2000 2200 2400
+#   tools/calibrate.sh [GAMES] [ELO ...]     defaults: 40 games, 1300 (vs 1350) 1500 1700 1900 2100 2200
 #   tools/calibrate.sh 100 1500 2300         100 games each at 1500 and 2300
 #   tools/calibrate.sh 40 2000:1500           Patina at 2000 against Stockfish at 1500
 #
@@ -23,31 +23,20 @@ set -euo pipefail
 games=${1:-40}
 shift || true
 elos=("$@")
-[[ ${#elos[@]} -gt 0 ]] || elos=(1400 1600 1800 2000 2200 2400)
-root=$(cd "$(dirname "$0")/.." && pwd)
-shared=${SHARED:-$root/../shared}
-patina=${PATINA:-$root/target/release/patina}
-opponent=${OPPONENT:-/usr/games/stockfish}
+[[ ${#elos[@]} -gt 0 ]] || elos=(1300:1350 1500 1700 1900 2100 2200)
 tc=${TC:-10+0.1}
-out="$root/target/calibrate"
-mkdir -p "$out"
-
 [[ $games =~ ^[1-9][0-9]*$ ]] || { echo "calibrate: GAMES must be a positive number, got '$games'" >&2; exit 2; }
 for elo in "${elos[@]}"; do
     [[ $elo =~ ^[1-9][0-9]*(:[1-9][0-9]*)?$ ]] || { echo "calibrate: not an Elo or ELO:LEVEL: '$elo'" >&2; exit 2; }
 done
-if [[ ! -x $patina ]]; then
-    (cd "$root" && cargo build --release)
-fi
-python3 -c 'import chess' 2>/dev/null || { echo "calibrate: needs python-chess: pip install chess" >&2; exit 2; }
-[[ -x $opponent ]] || { echo "calibrate: no $opponent: apt-get install stockfish" >&2; exit 2; }
+tool=calibrate
+# shellcheck source=tools/match-setup.sh
+source "$(dirname "$0")/match-setup.sh"
 
 # Stockfish's UCI_Elo range: "option name UCI_Elo type spin default 1350 min 1350 max 2850".
 range=$(printf 'uci\nquit\n' | timeout 10 "$opponent" | sed -n 's/^option name UCI_Elo .* min \([0-9]*\) max \([0-9]*\).*/\1 \2/p')
 read -r opponent_min opponent_max <<<"${range:-0 100000}"
 
-seed_args=()
-[[ -n ${SEED:-} ]] && seed_args=(--seed "$SEED")
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 rows=()
 for pair in "${elos[@]}"; do

@@ -14,23 +14,12 @@ set -euo pipefail
 
 games=${1:-1000}
 threads=${2:-1}
-root=$(cd "$(dirname "$0")/.." && pwd)
-shared=${SHARED:-$root/../shared}
-patina=${PATINA:-$root/target/release/patina}
-opponent=${OPPONENT:-/usr/games/stockfish}
 tc=${TC:-1+0.01}
-out="$root/target/soak"
-mkdir -p "$out"
-
-if [[ ! -x $patina ]]; then
-    (cd "$root" && cargo build --release)
-fi
-python3 -c 'import chess' 2>/dev/null || { echo "soak: needs python-chess: pip install chess" >&2; exit 2; }
-[[ -x $opponent ]] || { echo "soak: no $opponent: apt-get install stockfish" >&2; exit 2; }
+tool=soak
+# shellcheck source=tools/match-setup.sh
+source "$(dirname "$0")/match-setup.sh"
 
 name="soak-${games}g-t${threads}-$(date -u +%Y%m%dT%H%M%SZ)"
-seed_args=()
-[[ -n ${SEED:-} ]] && seed_args=(--seed "$SEED")
 python3 "$shared/tools/match.py" \
     --engine name=patina cmd="$patina" \
     --engine name=sf1600 cmd="$opponent" opt.UCI_LimitStrength=true opt.UCI_Elo=1600 \

@@ -1,0 +1,21 @@
+# Sourced by the match scripts (soak.sh, calibrate.sh) after they set `tool` (their name, for
+# messages) and `tc` and before they play: the paths every one of them needs, the checks that
+# it can run, and the optional --seed. Sets root, shared, patina, opponent, out
+# (target/$tool/, created) and seed_args; builds Patina when PATINA names no binary yet.
+# Environment: PATINA, OPPONENT, SHARED and SEED, as each script's header describes.
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+shared=${SHARED:-$root/../shared}
+patina=${PATINA:-$root/target/release/patina}
+opponent=${OPPONENT:-/usr/games/stockfish}
+out="$root/target/$tool"
+mkdir -p "$out"
+
+if [[ ! -x $patina ]]; then
+    (cd "$root" && cargo build --release)
+fi
+python3 -c 'import chess' 2>/dev/null || { echo "$tool: needs python-chess: pip install chess" >&2; exit 2; }
+[[ -x $opponent ]] || { echo "$tool: no $opponent: apt-get install stockfish" >&2; exit 2; }
+
+seed_args=()
+[[ -n ${SEED:-} ]] && seed_args=(--seed "$SEED")
