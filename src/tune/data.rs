@@ -202,6 +202,9 @@ pub enum DataLine {
     Record(Chess, i32, u8),
 }
 
+/// What a set of data files with no usable line is told, by `patina tune` and `patina wdl-fit`.
+pub const NO_POSITIONS: &str = "the data files hold no valid 'FEN | score | result' lines";
+
 /// Classifies one line (with or without its newline) of a datagen file.
 pub fn read_data_line(bytes: &[u8]) -> DataLine {
     let Ok(line) = std::str::from_utf8(bytes) else { return DataLine::Bad };

@@ -15,7 +15,7 @@ mod data;
 mod model;
 mod output;
 
-pub use data::{read_data_line, DataLine, Dataset, FileCounts};
+pub use data::{read_data_line, DataLine, Dataset, FileCounts, NO_POSITIONS};
 pub use model::sigmoid;
 pub use output::{parse, render, Header};
 
@@ -61,9 +61,7 @@ impl fmt::Display for TuneError {
         match self {
             TuneError::Io { path, error } => write!(f, "{}: {error}", path.display()),
             TuneError::Init { path, reason } => write!(f, "--init {}: {reason}", path.display()),
-            TuneError::NoPositions => {
-                f.write_str("the data files hold no valid 'FEN | score | result' lines")
-            }
+            TuneError::NoPositions => f.write_str(NO_POSITIONS),
             TuneError::TooMuchData(positions) => {
                 write!(
                     f,

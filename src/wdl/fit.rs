@@ -16,7 +16,7 @@
 
 use super::{material, material_x, Cubic, Model, MATERIAL_MAX};
 use crate::datagen::recorded_checkpoint;
-use crate::tune::{read_data_line, DataLine, FileCounts};
+use crate::tune::{read_data_line, DataLine, FileCounts, NO_POSITIONS};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{BufRead, BufReader};
@@ -50,7 +50,7 @@ impl fmt::Display for FitError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             FitError::Io { path, error } => write!(f, "{}: {error}", path.display()),
-            FitError::NoPositions => f.write_str("the data files hold no valid 'FEN | score | result' lines"),
+            FitError::NoPositions => f.write_str(NO_POSITIONS),
             FitError::Diverged(what) => write!(f, "the fit diverged: {what}"),
         }
     }
