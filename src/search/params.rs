@@ -33,6 +33,10 @@ pub const NMP_MIN_DEPTH: i32 = 3;
 pub const NMP_BASE_REDUCTION: i32 = 3;
 pub const NMP_DEPTH_DIVISOR: i32 = 4;
 
+/// Internal iterative reduction: PV and cut nodes at least this deep with no table move are
+/// searched one ply shallower. Below it the saving is too small to pay for the worse search.
+pub const IIR_MIN_DEPTH: i32 = 4;
+
 /// Late-move reductions start at this depth and move number (1-based).
 pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_MIN_MOVE: usize = 4;

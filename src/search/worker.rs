@@ -250,7 +250,7 @@ impl<'a> Worker<'a> {
             return DRAW;
         }
         let in_check = self.pos.is_check();
-        let depth = if in_check { depth + 1 } else { depth }; // check extension
+        let mut depth = if in_check { depth + 1 } else { depth }; // check extension
         if depth <= 0 {
             return self.quiescence(alpha, beta, ply);
         }
@@ -332,6 +332,13 @@ impl<'a> Worker<'a> {
             return if in_check { -MATE + ply as i32 } else { DRAW };
         }
         let tt_move = hit.and_then(|hit| decode_move(hit.packed_move, &legal));
+
+        // Step 7b. Internal iterative reduction: a node expected to matter but with no table
+        // move is badly ordered; search it a ply shallower, which also fills the table with a
+        // move for the full-depth visit that comes if the line holds.
+        if (pv_node || cut_node) && depth >= IIR_MIN_DEPTH && tt_move.is_none() {
+            depth -= 1;
+        }
         let picker = self.order(legal, tt_move, ply);
 
         // Step 8. The move loop: PVS with late-move reductions.
