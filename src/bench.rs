@@ -2,7 +2,8 @@
 //!
 //! The total node count is identical on every run and machine (one thread, cleared table, fixed
 //! depth); it changes only when search or evaluation change on purpose. OpenBench reads the last
-//! line, `<nodes> nodes <nps> nps`.
+//! line, `<nodes> nodes <nps> nps`. With more threads the same positions measure time-to-depth
+//! (Lazy SMP's speed-up); the node count then varies from run to run.
 
 use crate::position::Position;
 use crate::search::{self, SearchControl, SearchLimits};
@@ -62,8 +63,9 @@ impl BenchResult {
     }
 }
 
-/// Searches every position to `depth` on one thread; `on_position` sees each result as it ends.
-pub fn run(depth: i32, mut on_position: impl FnMut(usize, &str, u64)) -> BenchResult {
+/// Searches every position to `depth` on `threads` threads; `on_position` sees each position's
+/// result as it ends.
+pub fn run(depth: i32, threads: usize, mut on_position: impl FnMut(usize, &str, BenchResult)) -> BenchResult {
     let mut nodes = 0;
     let start = Instant::now();
     for (index, fen) in POSITIONS.iter().enumerate() {
@@ -72,11 +74,12 @@ pub fn run(depth: i32, mut on_position: impl FnMut(usize, &str, u64)) -> BenchRe
             continue;
         }
         let Ok(tt) = TranspositionTable::new(HASH_MIB) else { continue };
-        let limits = SearchLimits { depth: Some(depth), multipv: 1, threads: 1, ..SearchLimits::default() };
+        let limits = SearchLimits { depth: Some(depth), multipv: 1, threads, ..SearchLimits::default() };
         let control = SearchControl::new(false);
+        let position_start = Instant::now();
         let outcome = search::run(&pos, &limits, &tt, &control, &|_| {});
         nodes += outcome.nodes;
-        on_position(index, fen, outcome.nodes);
+        on_position(index, fen, BenchResult { nodes: outcome.nodes, elapsed: position_start.elapsed() });
     }
     BenchResult { nodes, elapsed: start.elapsed() }
 }
@@ -96,8 +99,19 @@ mod tests {
 
     #[test]
     fn node_count_is_reproducible() {
-        let first = run(4, |_, _, _| {}).nodes;
-        let second = run(4, |_, _, _| {}).nodes;
+        let first = run(4, 1, |_, _, _| {}).nodes;
+        let second = run(4, 1, |_, _, _| {}).nodes;
         assert_eq!(first, second);
+    }
+
+    #[test]
+    fn more_threads_search_every_position() {
+        let mut searched = 0;
+        let result = run(3, 2, |_, _, position| {
+            assert!(position.nodes > 0);
+            searched += 1;
+        });
+        assert_eq!(searched, POSITIONS.len());
+        assert!(result.nodes > 0);
     }
 }

@@ -39,6 +39,9 @@ enum CliCommand {
         /// Search depth per position.
         #[arg(default_value_t = patina::bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(i32).range(1..=64))]
         depth: i32,
+        /// Search threads; above 1 this measures time-to-depth and the node count varies.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: u16,
     },
     /// Count leaf nodes of the legal move tree (`move: count` per root move, then the total).
     Perft {
@@ -360,10 +363,12 @@ fn main() -> ExitCode {
             wdl_fit(FitRequest { data, out, limit, command_line: command_line() })
         }
         Some(CliCommand::Analyze(args)) => analyze(args),
-        Some(CliCommand::Bench { depth }) => {
-            let result = patina::bench::run(depth, |index, fen, nodes| {
-                eprintln!("position {:2}: {nodes:>10} nodes  {fen}", index + 1);
+        Some(CliCommand::Bench { depth, threads }) => {
+            let result = patina::bench::run(depth, threads.into(), |index, fen, position| {
+                let ms = position.elapsed.as_secs_f64() * 1000.0;
+                eprintln!("position {:2}: {:>10} nodes {ms:>9.1} ms  {fen}", index + 1, position.nodes);
             });
+            eprintln!("total time {:.3} s", result.elapsed.as_secs_f64());
             println!("{} nodes {} nps", result.nodes, result.nps());
             ExitCode::SUCCESS
         }

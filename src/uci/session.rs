@@ -230,7 +230,7 @@ impl<W: Write> Session<W> {
             Command::Bench(depth) => {
                 self.settle_search();
                 let depth = depth.unwrap_or(crate::bench::DEFAULT_DEPTH);
-                let result = crate::bench::run(depth, |_, _, _| {});
+                let result = crate::bench::run(depth, 1, |_, _, _| {});
                 let line = format!("{} nodes {} nps", result.nodes, result.nps());
                 self.say(&line);
             }
