@@ -131,19 +131,21 @@ impl Dataset {
         let file = std::fs::File::open(path).map_err(io_error)?;
         let mut reader = BufReader::new(file);
         let mut counts = FileCounts::default();
-        let mut lines: Vec<Vec<u8>> = Vec::with_capacity(CHUNK_LINES);
+        // One buffer per line of a chunk, reused from chunk to chunk.
+        let mut lines: Vec<Vec<u8>> = vec![Vec::new(); CHUNK_LINES];
         loop {
-            lines.clear();
+            let mut filled = 0;
             let mut at_end = false;
-            while lines.len() < CHUNK_LINES {
-                let mut line = Vec::new();
-                if reader.read_until(b'\n', &mut line).map_err(io_error)? == 0 {
+            while filled < CHUNK_LINES {
+                let line = &mut lines[filled];
+                line.clear();
+                if reader.read_until(b'\n', line).map_err(io_error)? == 0 {
                     at_end = true;
                     break;
                 }
-                lines.push(line);
+                filled += 1;
             }
-            for parsed in parse_chunk(&lines, threads) {
+            for parsed in parse_chunk(&lines[..filled], threads) {
                 match parsed {
                     Line::Skip => {}
                     Line::Bad => counts.bad_lines += 1,
