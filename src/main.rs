@@ -112,6 +112,11 @@ enum CliCommand {
         /// Target = LAMBDA * result + (1 - LAMBDA) * sigmoid(search score); 1 uses results only.
         #[arg(long, default_value_t = 1.0)]
         lambda: f64,
+        /// L2 pull toward the starting weights: each weight adds L2 * (its distance from its
+        /// start in pawns)^2 to the loss, so weights few positions see stay near their start
+        /// (0: none).
+        #[arg(long, default_value_t = patina::tune::DEFAULT_L2)]
+        l2: f64,
     },
     /// Fits the win/draw/loss model (score and material to win, draw and loss rates) to
     /// `patina datagen` data and writes it as a generated Rust file (src/wdl/fitted.rs).
@@ -342,7 +347,7 @@ fn main() -> ExitCode {
         Some(CliCommand::Datagen { games, nodes, threads, out, seed, book }) => {
             datagen(DatagenRequest { out, games, threads: threads as usize, seed, nodes, book })
         }
-        Some(CliCommand::Tune { data, out, init, epochs, lr, batch, threads, limit, lambda }) => {
+        Some(CliCommand::Tune { data, out, init, epochs, lr, batch, threads, limit, lambda, l2 }) => {
             tune(TuneRequest {
                 data,
                 out,
@@ -353,6 +358,7 @@ fn main() -> ExitCode {
                 threads: threads as usize,
                 limit,
                 lambda,
+                l2,
                 command_line: command_line(),
             })
         }

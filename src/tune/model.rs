@@ -7,9 +7,10 @@
 //! squared error against the target `lambda * result + (1 - lambda) * sigmoid(K * search score / 400)`.
 //!
 //! `fit_k` finds the K that minimises the loss against results alone with the weights fixed (a
-//! scan of 0.1 .. 5.0, then a golden-section search); `gradient` and `Adam` then fit the weights. Sums over
-//! positions are split over threads in fixed contiguous parts and added in order, so a run is
-//! deterministic for a given thread count.
+//! scan of 0.1 .. 5.0, then a golden-section search); `gradient` and `Adam` then fit the weights,
+//! with `Regulariser` adding to the data's gradient an L2 pull toward the starting weights. Sums
+//! over positions are split over threads in fixed contiguous parts and added in order, so a run
+//! is deterministic for a given thread count.
 
 use super::data::Dataset;
 use crate::eval::{PHASE_MAX, SCALE_NORMAL};
@@ -171,6 +172,46 @@ pub fn gradient(
     squared / batch.len().max(1) as f64
 }
 
+/// What the fit adds to the data's loss and gradient: `l2 * ((weight - start) / 100)^2` for
+/// every weight (middlegame and endgame apart), so a weight the data says little about (a
+/// knight on a8) stays near its starting value while one seen everywhere (a pawn) moves
+/// freely.
+pub struct Regulariser {
+    start: Weights,
+    /// Loss per weight per pawn squared of distance from `start`.
+    l2: f64,
+}
+
+impl Regulariser {
+    /// Centipawns in the penalty's unit, the pawn.
+    const PAWN: f64 = 100.0;
+
+    pub fn new(start: Weights, l2: f64) -> Regulariser {
+        Regulariser { start, l2 }
+    }
+
+    /// The L2 penalty of `weights`, in loss units.
+    pub fn penalty(&self, weights: &[[f64; 2]]) -> f64 {
+        let squared: f64 = weights
+            .iter()
+            .zip(&self.start)
+            .flat_map(|(weight, start)| (0..2).map(move |half| (weight[half] - start[half]) / Self::PAWN))
+            .map(|distance| distance * distance)
+            .sum();
+        self.l2 * squared
+    }
+
+    /// Adds the penalty's gradient to the data's `gradient`.
+    pub fn adjust(&self, weights: &[[f64; 2]], gradient: &mut [[f64; 2]]) {
+        let slope = 2.0 * self.l2 / (Self::PAWN * Self::PAWN);
+        for ((g, weight), start) in gradient.iter_mut().zip(weights).zip(&self.start) {
+            for half in 0..2 {
+                g[half] += slope * (weight[half] - start[half]);
+            }
+        }
+    }
+}
+
 /// Adam (Kingma and Ba) with the learning rate in centipawns per step.
 pub struct Adam {
     learning_rate: f64,
@@ -285,6 +326,69 @@ mod tests {
                 "{param} {half}: {numeric} vs {}",
                 grad[param][half]
             );
+        }
+    }
+
+    /// The knight-up position drawn and the rook-up one won, traced.
+    fn two_positions() -> Dataset {
+        let mut data = Dataset::default();
+        data.push(&chess(KNIGHT_UP), 0, 1).unwrap();
+        data.push(&chess(ROOK_DOWN), 0, 0).unwrap();
+        data
+    }
+
+    /// `steps` full-batch Adam steps on the regularised loss from the hand-set weights.
+    fn fit(regulariser: &Regulariser, steps: usize) -> Weights {
+        let data = two_positions();
+        let fit = Fit { k: 1.0, lambda: 1.0 };
+        let mut weights = to_weights(&ACTIVE);
+        let mut adam = Adam::new(PARAM_COUNT, 1.0);
+        let mut grad = vec![[0.0; 2]; PARAM_COUNT];
+        for _ in 0..steps {
+            gradient(&data, &[0, 1], &weights, fit, 1, &mut grad);
+            regulariser.adjust(&weights, &mut grad);
+            adam.step(&mut weights, &grad);
+        }
+        weights
+    }
+
+    #[test]
+    fn penalty_gradient_matches_finite_differences() {
+        let start = to_weights(&ACTIVE);
+        let regulariser = Regulariser::new(start.clone(), 0.3);
+        let mut weights = start.clone();
+        weights[MATERIAL + 1] = [start[MATERIAL + 1][0] + 40.0, start[MATERIAL + 1][1] - 150.0];
+        // 0.3 * (0.4^2 + 1.5^2)
+        assert!((regulariser.penalty(&weights) - 0.723).abs() < 1e-12);
+        let mut grad = vec![[0.0; 2]; PARAM_COUNT];
+        regulariser.adjust(&weights, &mut grad);
+        for half in 0..2 {
+            let h = 1e-3;
+            let mut moved = weights.clone();
+            moved[MATERIAL + 1][half] += h;
+            let up = regulariser.penalty(&moved);
+            moved[MATERIAL + 1][half] -= 2.0 * h;
+            let numeric = (up - regulariser.penalty(&moved)) / (2.0 * h);
+            assert!((numeric - grad[MATERIAL + 1][half]).abs() < 1e-9, "{half}: {numeric}");
+        }
+        assert_eq!(grad[MATERIAL + 2], [0.0; 2], "a weight at its start feels no pull");
+    }
+
+    #[test]
+    fn a_huge_l2_holds_every_weight_at_its_start() {
+        let start = to_weights(&ACTIVE);
+        let free = fit(&Regulariser::new(start.clone(), 0.0), 50);
+        assert!((free[MATERIAL + 1][0] - start[MATERIAL + 1][0]).abs() > 10.0, "the data moves the knight");
+        let held = fit(&Regulariser::new(start.clone(), 1e6), 50);
+        for (param, (weight, start)) in held.iter().zip(&start).enumerate() {
+            for half in 0..2 {
+                assert!(
+                    (weight[half] - start[half]).abs() < 0.5,
+                    "{param} {half}: {} vs {}",
+                    weight[half],
+                    start[half]
+                );
+            }
         }
     }
 }
