@@ -117,6 +117,10 @@ enum CliCommand {
         /// (0: none).
         #[arg(long, default_value_t = patina::tune::DEFAULT_L2)]
         l2: f64,
+        /// Share of the games held out to measure the fit each epoch; the epoch with the
+        /// lowest validation loss is the one written (0: none, the last epoch is written).
+        #[arg(long, value_name = "F", default_value_t = patina::tune::DEFAULT_VALIDATION_FRACTION)]
+        validation_fraction: f64,
     },
     /// Fits the win/draw/loss model (score and material to win, draw and loss rates) to
     /// `patina datagen` data and writes it as a generated Rust file (src/wdl/fitted.rs).
@@ -347,21 +351,32 @@ fn main() -> ExitCode {
         Some(CliCommand::Datagen { games, nodes, threads, out, seed, book }) => {
             datagen(DatagenRequest { out, games, threads: threads as usize, seed, nodes, book })
         }
-        Some(CliCommand::Tune { data, out, init, epochs, lr, batch, threads, limit, lambda, l2 }) => {
-            tune(TuneRequest {
-                data,
-                out,
-                init,
-                epochs,
-                learning_rate: lr,
-                batch: batch as usize,
-                threads: threads as usize,
-                limit,
-                lambda,
-                l2,
-                command_line: command_line(),
-            })
-        }
+        Some(CliCommand::Tune {
+            data,
+            out,
+            init,
+            epochs,
+            lr,
+            batch,
+            threads,
+            limit,
+            lambda,
+            l2,
+            validation_fraction,
+        }) => tune(TuneRequest {
+            data,
+            out,
+            init,
+            epochs,
+            learning_rate: lr,
+            batch: batch as usize,
+            threads: threads as usize,
+            limit,
+            lambda,
+            l2,
+            validation_fraction,
+            command_line: command_line(),
+        }),
         Some(CliCommand::WdlFit { data, out, limit }) => {
             wdl_fit(FitRequest { data, out, limit, command_line: command_line() })
         }

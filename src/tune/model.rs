@@ -8,9 +8,10 @@
 //!
 //! `fit_k` finds the K that minimises the loss against results alone with the weights fixed (a
 //! scan of 0.1 .. 5.0, then a golden-section search); `gradient` and `Adam` then fit the weights,
-//! with `Regulariser` adding to the data's gradient an L2 pull toward the starting weights. Sums
-//! over positions are split over threads in fixed contiguous parts and added in order, so a run
-//! is deterministic for a given thread count.
+//! with `Regulariser` adding to the data's gradient an L2 pull toward the starting weights.
+//! Every sum is over a list of position indices (the training or
+//! the validation side of the split). Sums over positions are split over threads in fixed
+//! contiguous parts and added in order, so a run is deterministic for a given thread count.
 
 use super::data::Dataset;
 use crate::eval::{PHASE_MAX, SCALE_NORMAL};
@@ -82,30 +83,40 @@ fn split<R: Send>(len: usize, threads: usize, work: impl Fn(Range<usize>) -> R +
     })
 }
 
-/// Mean squared error over every position.
-pub fn mean_error(data: &Dataset, weights: &[[f64; 2]], fit: Fit, threads: usize) -> f64 {
-    let sums = split(data.len(), threads, |range| {
-        range
-            .map(|index| {
+/// Mean squared error over the positions `indices` (0 for none).
+pub fn mean_error(data: &Dataset, indices: &[u32], weights: &[[f64; 2]], fit: Fit, threads: usize) -> f64 {
+    let sums = split(indices.len(), threads, |range| {
+        indices[range]
+            .iter()
+            .map(|&index| {
+                let index = index as usize;
                 let error = sigmoid(fit.k, evaluate(data, index, weights).score) - fit.target(data, index);
                 error * error
             })
             .sum::<f64>()
     });
-    sums.iter().sum::<f64>() / data.len().max(1) as f64
+    sums.iter().sum::<f64>() / indices.len().max(1) as f64
 }
 
-/// The K that best maps the evaluations under `weights` to game results, and its loss.
-pub fn fit_k(data: &Dataset, weights: &[[f64; 2]], threads: usize) -> (f64, f64) {
-    let scores: Vec<f64> = split(data.len(), threads, |range| {
-        range.map(|index| evaluate(data, index, weights).score).collect::<Vec<_>>()
+/// The K that best maps the evaluations under `weights` of the positions `indices` to their
+/// game results, and its loss.
+pub fn fit_k(data: &Dataset, indices: &[u32], weights: &[[f64; 2]], threads: usize) -> (f64, f64) {
+    let scores: Vec<(f64, f64)> = split(indices.len(), threads, |range| {
+        indices[range]
+            .iter()
+            .map(|&index| {
+                let index = index as usize;
+                (evaluate(data, index, weights).score, data.records[index].result())
+            })
+            .collect::<Vec<_>>()
     })
     .concat();
     let loss = |k: f64| {
         let sums = split(scores.len(), threads, |range| {
-            range
-                .map(|index| {
-                    let error = sigmoid(k, scores[index]) - data.records[index].result();
+            scores[range]
+                .iter()
+                .map(|&(score, result)| {
+                    let error = sigmoid(k, score) - result;
                     error * error
                 })
                 .sum::<f64>()
@@ -269,7 +280,7 @@ mod tests {
         data.push(&chess(KNIGHT_UP), 0, 2).unwrap();
         data.push(&chess(KNIGHT_UP), 0, 1).unwrap();
         let weights = to_weights(&ACTIVE);
-        let (k, loss) = fit_k(&data, &weights, 1);
+        let (k, loss) = fit_k(&data, &[0, 1], &weights, 1);
         let eval = evaluate(&data, 0, &weights).score;
         assert!(eval > 100.0, "{eval}");
         assert!((sigmoid(k, eval) - 0.75).abs() < 1e-4, "k {k}, eval {eval}");
@@ -289,7 +300,7 @@ mod tests {
         let before = weights.clone();
         let mut grad = vec![[0.0; 2]; PARAM_COUNT];
         let loss = gradient(&data, &[0, 1], &weights, fit, 2, &mut grad);
-        assert!((loss - mean_error(&data, &weights, fit, 1)).abs() < 1e-12);
+        assert!((loss - mean_error(&data, &[0, 1], &weights, fit, 1)).abs() < 1e-12);
         Adam::new(PARAM_COUNT, 1.0).step(&mut weights, &grad);
         let (knight, rook) = (MATERIAL + 1, MATERIAL + 3);
         // Adam's first step is the learning rate times the gradient's sign (less epsilon's bit).
@@ -301,7 +312,7 @@ mod tests {
         }
         // The king's material never counts, so it never moves.
         assert_eq!(weights[MATERIAL + 5], before[MATERIAL + 5]);
-        assert!(mean_error(&data, &weights, fit, 1) < loss);
+        assert!(mean_error(&data, &[0, 1], &weights, fit, 1) < loss);
     }
 
     #[test]
@@ -317,9 +328,9 @@ mod tests {
             let mut moved = weights.clone();
             let h = 1e-3;
             moved[param][half] += h;
-            let up = mean_error(&data, &moved, fit, 1);
+            let up = mean_error(&data, &[0, 1], &moved, fit, 1);
             moved[param][half] -= 2.0 * h;
-            let down = mean_error(&data, &moved, fit, 1);
+            let down = mean_error(&data, &[0, 1], &moved, fit, 1);
             let numeric = (up - down) / (2.0 * h);
             assert!(
                 (numeric - grad[param][half]).abs() < 1e-9,
