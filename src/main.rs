@@ -121,6 +121,10 @@ enum CliCommand {
         /// lowest validation loss is the one written (0: none, the last epoch is written).
         #[arg(long, value_name = "F", default_value_t = patina::tune::DEFAULT_VALIDATION_FRACTION)]
         validation_fraction: f64,
+        /// Blocks of src/eval/params.rs that keep their starting weights, comma-separated
+        /// (e.g. material,psqt).
+        #[arg(long, value_name = "BLOCKS", value_delimiter = ',')]
+        freeze: Vec<String>,
     },
     /// Fits the win/draw/loss model (score and material to win, draw and loss rates) to
     /// `patina datagen` data and writes it as a generated Rust file (src/wdl/fitted.rs).
@@ -363,6 +367,7 @@ fn main() -> ExitCode {
             lambda,
             l2,
             validation_fraction,
+            freeze,
         }) => tune(TuneRequest {
             data,
             out,
@@ -375,6 +380,7 @@ fn main() -> ExitCode {
             lambda,
             l2,
             validation_fraction,
+            freeze,
             command_line: command_line(),
         }),
         Some(CliCommand::WdlFit { data, out, limit }) => {

@@ -1,8 +1,8 @@
 //! `patina tune`, driven through the real binary on a tiny `patina datagen` data set: the
 //! generated file (header, layout, values), the loss going down, determinism, `--init`, the
-//! L2 pull, the validation split and early stopping, bad lines, and the refusals.
+//! L2 pull, the validation split and early stopping, frozen blocks, bad lines, and the refusals.
 
-use patina::eval::params::{HAND_SET, PARAM_COUNT};
+use patina::eval::params::{HAND_SET, MATERIAL, PARAM_COUNT, PSQT, TEMPO};
 use std::path::{Path, PathBuf};
 
 mod support;
@@ -178,4 +178,23 @@ fn the_epoch_with_the_lowest_validation_loss_is_written() {
         stderr.contains(" games) held out for validation") && !stderr.contains("0 (0 games)"),
         "{stderr}"
     );
+}
+
+#[test]
+fn frozen_blocks_keep_their_starting_weights() {
+    let dir = scratch("tune", "freeze");
+    let data = tiny_data(&dir);
+    let out = dir.join("tuned.rs");
+    let args = ["--data", path_str(&data), "--out", path_str(&out), "--epochs", "3", "--l2", "0"];
+    tune(&[&args[..], &["--freeze", "material,PSQT"]].concat());
+    let text = read(&out);
+    assert!(text.contains("// frozen: MATERIAL, PSQT\n"), "{text}");
+    let params = patina::tune::parse(&text).expect("reads back");
+    assert_eq!(params.values[MATERIAL..PSQT + 6 * 64], HAND_SET.values[MATERIAL..PSQT + 6 * 64]);
+    assert_ne!(params.values[TEMPO], HAND_SET.values[TEMPO], "the rest still moves");
+
+    let output = patina(&["tune", "--data", path_str(&data), "--out", path_str(&out), "--freeze", "queens"]);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("unknown block 'queens'") && stderr.contains("material, psqt"), "{stderr}");
 }

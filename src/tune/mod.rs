@@ -7,7 +7,8 @@
 //! L2 pull toward the starting weights (`model.rs`), keeping the epoch with the lowest
 //! validation loss (`train.rs`); round those weights and write them as a Rust source file whose
 //! header says how they were made (`output.rs`). Every weight of `eval::params` is fitted
-//! except those no position uses (their gradient is zero). The engine keeps playing its own weights until someone switches
+//! except the blocks frozen with `--freeze` and those no position uses (their gradient is
+//! zero). The engine keeps playing its own weights until someone switches
 //! `eval::params::ACTIVE` to the generated file.
 //!
 //! Why the regularisation: a first run on 935k positions, unregularised, lost about 54 Elo to
@@ -29,7 +30,7 @@ pub use output::{parse, render, Header};
 pub use split::SplitSizes;
 pub use train::Losses;
 
-use crate::eval::params::{EvalParams, ACTIVE};
+use crate::eval::params::{EvalParams, ACTIVE, BLOCKS, PARAM_COUNT};
 use model::{Fit, Regulariser, Weights};
 use split::Split;
 use std::fmt;
@@ -65,6 +66,8 @@ pub struct TuneRequest {
     pub l2: f64,
     /// Share of the games held out to measure the fit and pick the epoch written.
     pub validation_fraction: f64,
+    /// Names of `eval::params::BLOCKS` whose weights keep their starting values.
+    pub freeze: Vec<String>,
     /// Written into the header.
     pub command_line: String,
 }
@@ -202,6 +205,22 @@ fn check(request: &TuneRequest) -> Result<(), TuneError> {
     Ok(())
 }
 
+/// Which weights `--freeze` holds at their starting values, by parameter index.
+fn frozen_weights(names: &[String]) -> Result<Vec<bool>, TuneError> {
+    let mut frozen = vec![false; PARAM_COUNT];
+    for name in names {
+        let Some(block) = BLOCKS.iter().find(|block| block.name.eq_ignore_ascii_case(name)) else {
+            let known: Vec<String> = BLOCKS.iter().map(|block| block.name.to_ascii_lowercase()).collect();
+            return Err(TuneError::Setting(format!(
+                "--freeze: unknown block '{name}' (known: {})",
+                known.join(", ")
+            )));
+        };
+        frozen[block.start..block.start + block.len].fill(true);
+    }
+    Ok(frozen)
+}
+
 fn starting_params(request: &TuneRequest) -> Result<EvalParams, TuneError> {
     let Some(path) = &request.init else { return Ok(ACTIVE.clone()) };
     let text = std::fs::read_to_string(path).map_err(|error| TuneError::Io { path: path.clone(), error })?;
@@ -231,6 +250,7 @@ fn load(
 /// Loads the data, fits K and the weights, and writes `request.out`.
 pub fn run(request: &TuneRequest, mut report: impl FnMut(TuneEvent)) -> Result<EvalParams, TuneError> {
     check(request)?;
+    let frozen = frozen_weights(&request.freeze)?;
     let start = to_weights(&starting_params(request)?);
     let (data, sources) = load(request, &mut report)?;
     let split = Split::by_game(&data, request.validation_fraction);
@@ -248,7 +268,7 @@ pub fn run(request: &TuneRequest, mut report: impl FnMut(TuneEvent)) -> Result<E
 
     let (k, loss) = model::fit_k(&data, &split.train, &start, request.threads);
     report(TuneEvent::KFitted { k, loss });
-    let regulariser = Regulariser::new(start.clone(), request.l2);
+    let regulariser = Regulariser::new(start.clone(), request.l2, frozen);
     let objective = Objective {
         data: &data,
         split: &split,
@@ -273,6 +293,7 @@ pub fn run(request: &TuneRequest, mut report: impl FnMut(TuneEvent)) -> Result<E
         k,
         lambda: request.lambda,
         l2: request.l2,
+        frozen: request.freeze.iter().map(|name| name.to_ascii_uppercase()).collect(),
         epochs: request.epochs,
         best_epoch: best.epoch,
         batch: request.batch,

@@ -8,8 +8,8 @@
 //!
 //! `fit_k` finds the K that minimises the loss against results alone with the weights fixed (a
 //! scan of 0.1 .. 5.0, then a golden-section search); `gradient` and `Adam` then fit the weights,
-//! with `Regulariser` adding to the data's gradient an L2 pull toward the starting weights.
-//! Every sum is over a list of position indices (the training or
+//! with `Regulariser` adding to the data's gradient an L2 pull toward the starting weights and
+//! holding frozen weights still. Every sum is over a list of position indices (the training or
 //! the validation side of the split). Sums over positions are split over threads in fixed
 //! contiguous parts and added in order, so a run is deterministic for a given thread count.
 
@@ -186,19 +186,20 @@ pub fn gradient(
 /// What the fit adds to the data's loss and gradient: `l2 * ((weight - start) / 100)^2` for
 /// every weight (middlegame and endgame apart), so a weight the data says little about (a
 /// knight on a8) stays near its starting value while one seen everywhere (a pawn) moves
-/// freely.
+/// freely; and frozen weights, whose gradient is zeroed so Adam never moves them.
 pub struct Regulariser {
     start: Weights,
     /// Loss per weight per pawn squared of distance from `start`.
     l2: f64,
+    frozen: Vec<bool>,
 }
 
 impl Regulariser {
     /// Centipawns in the penalty's unit, the pawn.
     const PAWN: f64 = 100.0;
 
-    pub fn new(start: Weights, l2: f64) -> Regulariser {
-        Regulariser { start, l2 }
+    pub fn new(start: Weights, l2: f64, frozen: Vec<bool>) -> Regulariser {
+        Regulariser { start, l2, frozen }
     }
 
     /// The L2 penalty of `weights`, in loss units.
@@ -212,12 +213,14 @@ impl Regulariser {
         self.l2 * squared
     }
 
-    /// Adds the penalty's gradient to the data's `gradient`.
+    /// Adds the penalty's gradient to the data's `gradient` and zeroes the frozen weights'.
     pub fn adjust(&self, weights: &[[f64; 2]], gradient: &mut [[f64; 2]]) {
         let slope = 2.0 * self.l2 / (Self::PAWN * Self::PAWN);
-        for ((g, weight), start) in gradient.iter_mut().zip(weights).zip(&self.start) {
+        for (((g, weight), start), &frozen) in
+            gradient.iter_mut().zip(weights).zip(&self.start).zip(&self.frozen)
+        {
             for half in 0..2 {
-                g[half] += slope * (weight[half] - start[half]);
+                g[half] = if frozen { 0.0 } else { g[half] + slope * (weight[half] - start[half]) };
             }
         }
     }
@@ -366,7 +369,7 @@ mod tests {
     #[test]
     fn penalty_gradient_matches_finite_differences() {
         let start = to_weights(&ACTIVE);
-        let regulariser = Regulariser::new(start.clone(), 0.3);
+        let regulariser = Regulariser::new(start.clone(), 0.3, vec![false; PARAM_COUNT]);
         let mut weights = start.clone();
         weights[MATERIAL + 1] = [start[MATERIAL + 1][0] + 40.0, start[MATERIAL + 1][1] - 150.0];
         // 0.3 * (0.4^2 + 1.5^2)
@@ -388,9 +391,9 @@ mod tests {
     #[test]
     fn a_huge_l2_holds_every_weight_at_its_start() {
         let start = to_weights(&ACTIVE);
-        let free = fit(&Regulariser::new(start.clone(), 0.0), 50);
+        let free = fit(&Regulariser::new(start.clone(), 0.0, vec![false; PARAM_COUNT]), 50);
         assert!((free[MATERIAL + 1][0] - start[MATERIAL + 1][0]).abs() > 10.0, "the data moves the knight");
-        let held = fit(&Regulariser::new(start.clone(), 1e6), 50);
+        let held = fit(&Regulariser::new(start.clone(), 1e6, vec![false; PARAM_COUNT]), 50);
         for (param, (weight, start)) in held.iter().zip(&start).enumerate() {
             for half in 0..2 {
                 assert!(
@@ -401,5 +404,15 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn frozen_weights_never_move() {
+        let start = to_weights(&ACTIVE);
+        let mut frozen = vec![false; PARAM_COUNT];
+        frozen[MATERIAL..MATERIAL + 6].fill(true);
+        let weights = fit(&Regulariser::new(start.clone(), 0.0, frozen), 20);
+        assert_eq!(weights[MATERIAL..MATERIAL + 6], start[MATERIAL..MATERIAL + 6]);
+        assert_ne!(weights, start, "the rest still moves");
     }
 }
