@@ -79,7 +79,7 @@ fn tuning_writes_a_generated_file_and_lowers_the_loss() {
         format!("// data: {} ({positions} positions)", data.display()),
         format!("// positions: {positions}"),
         "// K: ".to_string(),
-        "// epochs: 2, batch: 16384, learning rate: 1".to_string(),
+        "// epochs: 2, batch: 16384, learning rate: 1, threads: 1".to_string(),
         "// l2: 0.0001 per weight per pawn squared from its start".to_string(),
         "// validation fraction: 0.05, ".to_string(),
         "// command: patina tune --data ".to_string(),
@@ -110,7 +110,47 @@ fn tuning_is_deterministic_and_resumes_from_its_own_output() {
     let args =
         ["--data", path_str(&data), "--init", path_str(&first), "--epochs", "0", "--out", path_str(&again)];
     tune(&args);
-    assert_eq!(patina::tune::parse(&read(&again)), patina::tune::parse(&text));
+    let again_text = read(&again);
+    assert_eq!(patina::tune::parse(&again_text), patina::tune::parse(&text));
+    assert!(again_text.contains(&format!("// start: {}\n", first.display())), "{again_text}");
+}
+
+#[test]
+fn the_header_records_every_setting() {
+    let dir = scratch("tune", "header");
+    let data = tiny_data(&dir);
+    let out = dir.join("tuned.rs");
+    let settings = [
+        "--limit=300",
+        "--lambda=0.5",
+        "--l2=0.002",
+        "--validation-fraction=0.5",
+        "--freeze=tempo",
+        "--epochs=2",
+        "--batch=100",
+        "--lr=0.5",
+        "--threads=2",
+    ];
+    tune(&[&["--data", path_str(&data), "--out", path_str(&out)][..], &settings[..]].concat());
+    let text = read(&out);
+    for needle in [
+        format!("// data: {} (300 positions)\n", data.display()),
+        "// positions: 300 in 6 games (limit 300)\n".to_string(),
+        "// validation fraction: 0.5, ".to_string(),
+        "// start: the hand-set weights\n".to_string(),
+        "// K: ".to_string(),
+        "// lambda: 0.5\n".to_string(),
+        "// l2: 0.002 per weight".to_string(),
+        "// frozen: TEMPO\n".to_string(),
+        "// epochs: 2, batch: 100, learning rate: 0.5, threads: 2\n".to_string(),
+        "// weights of epoch ".to_string(),
+        "// loss before: train ".to_string(),
+        "// loss after: train ".to_string(),
+    ] {
+        assert!(text.contains(&needle), "missing '{needle}' in:\n{text}");
+    }
+    let after = text.lines().find(|line| line.starts_with("// loss after: ")).expect("loss after");
+    assert!(after.contains(" + l2 ") && !after.ends_with("validation none"), "{after}");
 }
 
 #[test]
