@@ -115,6 +115,19 @@ enum CliCommand {
         /// Target = LAMBDA * result + (1 - LAMBDA) * sigmoid(search score); 1 uses results only.
         #[arg(long, default_value_t = 1.0)]
         lambda: f64,
+        /// L2 pull toward the starting weights: each weight adds L2 * (its distance from its
+        /// start in pawns)^2 to the loss, so weights few positions see stay near their start
+        /// (0: none).
+        #[arg(long, default_value_t = patina::tune::DEFAULT_L2)]
+        l2: f64,
+        /// Share of the games held out to measure the fit each epoch; the epoch with the
+        /// lowest validation loss is the one written (0: none, the last epoch is written).
+        #[arg(long, value_name = "F", default_value_t = patina::tune::DEFAULT_VALIDATION_FRACTION)]
+        validation_fraction: f64,
+        /// Blocks of src/eval/params.rs that keep their starting weights, comma-separated
+        /// (e.g. material,psqt).
+        #[arg(long, value_name = "BLOCKS", value_delimiter = ',')]
+        freeze: Vec<String>,
     },
     /// Fits the win/draw/loss model (score and material to win, draw and loss rates) to
     /// `patina datagen` data and writes it as a generated Rust file (src/wdl/fitted.rs).
@@ -345,20 +358,34 @@ fn main() -> ExitCode {
         Some(CliCommand::Datagen { games, nodes, threads, out, seed, book }) => {
             datagen(DatagenRequest { out, games, threads: threads as usize, seed, nodes, book })
         }
-        Some(CliCommand::Tune { data, out, init, epochs, lr, batch, threads, limit, lambda }) => {
-            tune(TuneRequest {
-                data,
-                out,
-                init,
-                epochs,
-                learning_rate: lr,
-                batch: batch as usize,
-                threads: threads as usize,
-                limit,
-                lambda,
-                command_line: command_line(),
-            })
-        }
+        Some(CliCommand::Tune {
+            data,
+            out,
+            init,
+            epochs,
+            lr,
+            batch,
+            threads,
+            limit,
+            lambda,
+            l2,
+            validation_fraction,
+            freeze,
+        }) => tune(TuneRequest {
+            data,
+            out,
+            init,
+            epochs,
+            learning_rate: lr,
+            batch: batch as usize,
+            threads: threads as usize,
+            limit,
+            lambda,
+            l2,
+            validation_fraction,
+            freeze,
+            command_line: command_line(),
+        }),
         Some(CliCommand::WdlFit { data, out, limit }) => {
             wdl_fit(FitRequest { data, out, limit, command_line: command_line() })
         }

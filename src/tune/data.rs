@@ -10,12 +10,18 @@
 //!
 //! Files are read in chunks of lines; the lines of a chunk are traced on `threads` threads and
 //! appended in file order, so the data set does not depend on the thread count.
+//!
+//! Datagen writes each game whole, its positions in move order, so the loader also marks where
+//! games start (for the validation split, `split.rs`): a new file, a lower move number than the
+//! line before, or another result. Two games can only merge (a game so short that the next one
+//! starts at a later move with the same result), never split, so no game lies on both sides.
 
 use super::TuneError;
 use crate::eval::params::PARAM_COUNT;
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess};
+use shakmaty::{CastlingMode, Chess, Position};
 use std::io::{BufRead, BufReader};
+use std::ops::Range;
 use std::path::Path;
 
 const COUNT_BITS: u32 = 7;
@@ -51,6 +57,8 @@ impl Record {
 pub struct Dataset {
     entries: Vec<u16>,
     pub records: Vec<Record>,
+    /// The index of each game's first position, ascending.
+    game_starts: Vec<u32>,
 }
 
 /// What one data file contributed.
@@ -68,6 +76,14 @@ struct Parsed {
     result_halves: u8,
     phase: u8,
     scale: [u8; 2],
+    /// The FEN's move number, to see where games start.
+    fullmove: u32,
+}
+
+/// Whether a position with `fullmove` and `result_halves` starts a game after `previous`, the
+/// move number and result of the line before in the same file.
+fn starts_game(previous: Option<(u32, u8)>, fullmove: u32, result_halves: u8) -> bool {
+    previous.is_none_or(|(before, result_before)| fullmove < before || result_halves != result_before)
 }
 
 impl Dataset {
@@ -89,6 +105,16 @@ impl Dataset {
         })
     }
 
+    /// Each game's positions, in order.
+    pub fn games(&self) -> impl Iterator<Item = Range<usize>> + '_ {
+        let ends = self.game_starts.iter().skip(1).map(|&start| start as usize).chain([self.len()]);
+        self.game_starts.iter().map(|&start| start as usize).zip(ends).map(|(start, end)| start..end)
+    }
+
+    pub fn game_count(&self) -> usize {
+        self.game_starts.len()
+    }
+
     /// Average memory per position, in bytes.
     pub fn bytes_per_position(&self) -> f64 {
         let bytes = self.entries.len() * 2 + self.records.len() * std::mem::size_of::<Record>();
@@ -99,15 +125,20 @@ impl Dataset {
     pub fn shrink_to_fit(&mut self) {
         self.entries.shrink_to_fit();
         self.records.shrink_to_fit();
+        self.game_starts.shrink_to_fit();
     }
 
-    /// Traces `pos` and adds it with its search score and result (in half points).
+    /// Traces `pos` and adds it, as a game of its own, with its search score and result (in
+    /// half points).
     pub fn push(&mut self, pos: &Chess, score: i32, result_halves: u8) -> Result<(), TuneError> {
         let parsed = trace(pos, score, result_halves);
-        self.append(parsed)
+        self.append(parsed, true)
     }
 
-    fn append(&mut self, parsed: Parsed) -> Result<(), TuneError> {
+    fn append(&mut self, parsed: Parsed, starts_game: bool) -> Result<(), TuneError> {
+        if starts_game {
+            self.game_starts.push(self.records.len() as u32);
+        }
         let start = self.entries.len();
         for (index, mut count) in parsed.coefficients {
             while count != 0 {
@@ -131,25 +162,30 @@ impl Dataset {
         let file = std::fs::File::open(path).map_err(io_error)?;
         let mut reader = BufReader::new(file);
         let mut counts = FileCounts::default();
-        let mut lines: Vec<Vec<u8>> = Vec::with_capacity(CHUNK_LINES);
+        let mut previous = None;
+        // One buffer per line of a chunk, reused from chunk to chunk.
+        let mut lines: Vec<Vec<u8>> = vec![Vec::new(); CHUNK_LINES];
         loop {
-            lines.clear();
+            let mut filled = 0;
             let mut at_end = false;
-            while lines.len() < CHUNK_LINES {
-                let mut line = Vec::new();
-                if reader.read_until(b'\n', &mut line).map_err(io_error)? == 0 {
+            while filled < CHUNK_LINES {
+                let line = &mut lines[filled];
+                line.clear();
+                if reader.read_until(b'\n', line).map_err(io_error)? == 0 {
                     at_end = true;
                     break;
                 }
-                lines.push(line);
+                filled += 1;
             }
-            for parsed in parse_chunk(&lines, threads) {
+            for parsed in parse_chunk(&lines[..filled], threads) {
                 match parsed {
                     Line::Skip => {}
                     Line::Bad => counts.bad_lines += 1,
                     Line::Data(_) if self.len() >= limit => return Ok(counts),
                     Line::Data(parsed) => {
-                        self.append(*parsed)?;
+                        let (fullmove, result) = (parsed.fullmove, parsed.result_halves);
+                        self.append(*parsed, starts_game(previous, fullmove, result))?;
+                        previous = Some((fullmove, result));
                         counts.positions += 1;
                     }
                 }
@@ -248,6 +284,7 @@ fn trace(pos: &Chess, score: i32, result_halves: u8) -> Parsed {
         result_halves,
         phase: narrow(trace.phase),
         scale: [narrow(trace.scale[0]), narrow(trace.scale[1])],
+        fullmove: pos.fullmoves().get(),
     }
 }
 
@@ -278,13 +315,38 @@ mod tests {
             result_halves: 1,
             phase: 24,
             scale: [64, 64],
+            fullmove: 1,
         };
-        data.append(parsed).expect("fits");
+        data.append(parsed, true).expect("fits");
         let mut sums = vec![0.0; PARAM_COUNT];
         for (index, count) in data.coefficients(0) {
             sums[index] += count;
         }
         assert_eq!((sums[3], sums[7], sums[PARAM_COUNT - 1]), (1.0, -200.0, 64.0));
         assert_eq!(sums.iter().filter(|&&c| c != 0.0).count(), 3);
+    }
+
+    #[test]
+    fn games_start_at_a_file_start_an_earlier_move_or_another_result() {
+        assert!(starts_game(None, 30, 1));
+        assert!(!starts_game(Some((30, 1)), 30, 1), "the other side's move");
+        assert!(!starts_game(Some((30, 1)), 34, 1), "quiet positions skipped");
+        assert!(starts_game(Some((30, 1)), 6, 1), "back to an opening");
+        assert!(starts_game(Some((30, 1)), 31, 2), "another result");
+
+        let mut data = Dataset::default();
+        let parsed = |fullmove| Parsed {
+            coefficients: vec![(0, 1)],
+            score: 0,
+            result_halves: 1,
+            phase: 24,
+            scale: [64, 64],
+            fullmove,
+        };
+        for (fullmove, starts) in [(5, true), (6, false), (7, false), (4, true), (9, false)] {
+            data.append(parsed(fullmove), starts).expect("fits");
+        }
+        assert_eq!(data.games().collect::<Vec<_>>(), [0..3, 3..5]);
+        assert_eq!(data.game_count(), 2);
     }
 }

@@ -7,9 +7,11 @@
 //! squared error against the target `lambda * result + (1 - lambda) * sigmoid(K * search score / 400)`.
 //!
 //! `fit_k` finds the K that minimises the loss against results alone with the weights fixed (a
-//! scan of 0.1 .. 5.0, then a golden-section search); `gradient` and `Adam` then fit the weights. Sums over
-//! positions are split over threads in fixed contiguous parts and added in order, so a run is
-//! deterministic for a given thread count.
+//! scan of 0.1 .. 5.0, then a golden-section search); `gradient` and `Adam` then fit the weights,
+//! with `Regulariser` adding to the data's gradient an L2 pull toward the starting weights and
+//! holding frozen weights still. Every sum is over a list of position indices (the training or
+//! the validation side of the split). Sums over positions are split over threads in fixed
+//! contiguous parts and added in order, so a run is deterministic for a given thread count.
 
 use super::data::Dataset;
 use crate::eval::{PHASE_MAX, SCALE_NORMAL};
@@ -81,30 +83,40 @@ fn split<R: Send>(len: usize, threads: usize, work: impl Fn(Range<usize>) -> R +
     })
 }
 
-/// Mean squared error over every position.
-pub fn mean_error(data: &Dataset, weights: &[[f64; 2]], fit: Fit, threads: usize) -> f64 {
-    let sums = split(data.len(), threads, |range| {
-        range
-            .map(|index| {
+/// Mean squared error over the positions `indices` (0 for none).
+pub fn mean_error(data: &Dataset, indices: &[u32], weights: &[[f64; 2]], fit: Fit, threads: usize) -> f64 {
+    let sums = split(indices.len(), threads, |range| {
+        indices[range]
+            .iter()
+            .map(|&index| {
+                let index = index as usize;
                 let error = sigmoid(fit.k, evaluate(data, index, weights).score) - fit.target(data, index);
                 error * error
             })
             .sum::<f64>()
     });
-    sums.iter().sum::<f64>() / data.len().max(1) as f64
+    sums.iter().sum::<f64>() / indices.len().max(1) as f64
 }
 
-/// The K that best maps the evaluations under `weights` to game results, and its loss.
-pub fn fit_k(data: &Dataset, weights: &[[f64; 2]], threads: usize) -> (f64, f64) {
-    let scores: Vec<f64> = split(data.len(), threads, |range| {
-        range.map(|index| evaluate(data, index, weights).score).collect::<Vec<_>>()
+/// The K that best maps the evaluations under `weights` of the positions `indices` to their
+/// game results, and its loss.
+pub fn fit_k(data: &Dataset, indices: &[u32], weights: &[[f64; 2]], threads: usize) -> (f64, f64) {
+    let scores: Vec<(f64, f64)> = split(indices.len(), threads, |range| {
+        indices[range]
+            .iter()
+            .map(|&index| {
+                let index = index as usize;
+                (evaluate(data, index, weights).score, data.records[index].result())
+            })
+            .collect::<Vec<_>>()
     })
     .concat();
     let loss = |k: f64| {
         let sums = split(scores.len(), threads, |range| {
-            range
-                .map(|index| {
-                    let error = sigmoid(k, scores[index]) - data.records[index].result();
+            scores[range]
+                .iter()
+                .map(|&(score, result)| {
+                    let error = sigmoid(k, score) - result;
                     error * error
                 })
                 .sum::<f64>()
@@ -171,6 +183,49 @@ pub fn gradient(
     squared / batch.len().max(1) as f64
 }
 
+/// What the fit adds to the data's loss and gradient: `l2 * ((weight - start) / 100)^2` for
+/// every weight (middlegame and endgame apart), so a weight the data says little about (a
+/// knight on a8) stays near its starting value while one seen everywhere (a pawn) moves
+/// freely; and frozen weights, whose gradient is zeroed so Adam never moves them.
+pub struct Regulariser {
+    start: Weights,
+    /// Loss per weight per pawn squared of distance from `start`.
+    l2: f64,
+    frozen: Vec<bool>,
+}
+
+impl Regulariser {
+    /// Centipawns in the penalty's unit, the pawn.
+    const PAWN: f64 = 100.0;
+
+    pub fn new(start: Weights, l2: f64, frozen: Vec<bool>) -> Regulariser {
+        Regulariser { start, l2, frozen }
+    }
+
+    /// The L2 penalty of `weights`, in loss units.
+    pub fn penalty(&self, weights: &[[f64; 2]]) -> f64 {
+        let squared: f64 = weights
+            .iter()
+            .zip(&self.start)
+            .flat_map(|(weight, start)| (0..2).map(move |half| (weight[half] - start[half]) / Self::PAWN))
+            .map(|distance| distance * distance)
+            .sum();
+        self.l2 * squared
+    }
+
+    /// Adds the penalty's gradient to the data's `gradient` and zeroes the frozen weights'.
+    pub fn adjust(&self, weights: &[[f64; 2]], gradient: &mut [[f64; 2]]) {
+        let slope = 2.0 * self.l2 / (Self::PAWN * Self::PAWN);
+        for (((g, weight), start), &frozen) in
+            gradient.iter_mut().zip(weights).zip(&self.start).zip(&self.frozen)
+        {
+            for half in 0..2 {
+                g[half] = if frozen { 0.0 } else { g[half] + slope * (weight[half] - start[half]) };
+            }
+        }
+    }
+}
+
 /// Adam (Kingma and Ba) with the learning rate in centipawns per step.
 pub struct Adam {
     learning_rate: f64,
@@ -228,7 +283,7 @@ mod tests {
         data.push(&chess(KNIGHT_UP), 0, 2).unwrap();
         data.push(&chess(KNIGHT_UP), 0, 1).unwrap();
         let weights = to_weights(&ACTIVE);
-        let (k, loss) = fit_k(&data, &weights, 1);
+        let (k, loss) = fit_k(&data, &[0, 1], &weights, 1);
         let eval = evaluate(&data, 0, &weights).score;
         assert!(eval > 100.0, "{eval}");
         assert!((sigmoid(k, eval) - 0.75).abs() < 1e-4, "k {k}, eval {eval}");
@@ -248,7 +303,7 @@ mod tests {
         let before = weights.clone();
         let mut grad = vec![[0.0; 2]; PARAM_COUNT];
         let loss = gradient(&data, &[0, 1], &weights, fit, 2, &mut grad);
-        assert!((loss - mean_error(&data, &weights, fit, 1)).abs() < 1e-12);
+        assert!((loss - mean_error(&data, &[0, 1], &weights, fit, 1)).abs() < 1e-12);
         Adam::new(PARAM_COUNT, 1.0).step(&mut weights, &grad);
         let (knight, rook) = (MATERIAL + 1, MATERIAL + 3);
         // Adam's first step is the learning rate times the gradient's sign (less epsilon's bit).
@@ -260,7 +315,7 @@ mod tests {
         }
         // The king's material never counts, so it never moves.
         assert_eq!(weights[MATERIAL + 5], before[MATERIAL + 5]);
-        assert!(mean_error(&data, &weights, fit, 1) < loss);
+        assert!(mean_error(&data, &[0, 1], &weights, fit, 1) < loss);
     }
 
     #[test]
@@ -276,9 +331,9 @@ mod tests {
             let mut moved = weights.clone();
             let h = 1e-3;
             moved[param][half] += h;
-            let up = mean_error(&data, &moved, fit, 1);
+            let up = mean_error(&data, &[0, 1], &moved, fit, 1);
             moved[param][half] -= 2.0 * h;
-            let down = mean_error(&data, &moved, fit, 1);
+            let down = mean_error(&data, &[0, 1], &moved, fit, 1);
             let numeric = (up - down) / (2.0 * h);
             assert!(
                 (numeric - grad[param][half]).abs() < 1e-9,
@@ -286,5 +341,78 @@ mod tests {
                 grad[param][half]
             );
         }
+    }
+
+    /// The knight-up position drawn and the rook-up one won, traced.
+    fn two_positions() -> Dataset {
+        let mut data = Dataset::default();
+        data.push(&chess(KNIGHT_UP), 0, 1).unwrap();
+        data.push(&chess(ROOK_DOWN), 0, 0).unwrap();
+        data
+    }
+
+    /// `steps` full-batch Adam steps on the regularised loss from the hand-set weights.
+    fn fit(regulariser: &Regulariser, steps: usize) -> Weights {
+        let data = two_positions();
+        let fit = Fit { k: 1.0, lambda: 1.0 };
+        let mut weights = to_weights(&ACTIVE);
+        let mut adam = Adam::new(PARAM_COUNT, 1.0);
+        let mut grad = vec![[0.0; 2]; PARAM_COUNT];
+        for _ in 0..steps {
+            gradient(&data, &[0, 1], &weights, fit, 1, &mut grad);
+            regulariser.adjust(&weights, &mut grad);
+            adam.step(&mut weights, &grad);
+        }
+        weights
+    }
+
+    #[test]
+    fn penalty_gradient_matches_finite_differences() {
+        let start = to_weights(&ACTIVE);
+        let regulariser = Regulariser::new(start.clone(), 0.3, vec![false; PARAM_COUNT]);
+        let mut weights = start.clone();
+        weights[MATERIAL + 1] = [start[MATERIAL + 1][0] + 40.0, start[MATERIAL + 1][1] - 150.0];
+        // 0.3 * (0.4^2 + 1.5^2)
+        assert!((regulariser.penalty(&weights) - 0.723).abs() < 1e-12);
+        let mut grad = vec![[0.0; 2]; PARAM_COUNT];
+        regulariser.adjust(&weights, &mut grad);
+        for half in 0..2 {
+            let h = 1e-3;
+            let mut moved = weights.clone();
+            moved[MATERIAL + 1][half] += h;
+            let up = regulariser.penalty(&moved);
+            moved[MATERIAL + 1][half] -= 2.0 * h;
+            let numeric = (up - regulariser.penalty(&moved)) / (2.0 * h);
+            assert!((numeric - grad[MATERIAL + 1][half]).abs() < 1e-9, "{half}: {numeric}");
+        }
+        assert_eq!(grad[MATERIAL + 2], [0.0; 2], "a weight at its start feels no pull");
+    }
+
+    #[test]
+    fn a_huge_l2_holds_every_weight_at_its_start() {
+        let start = to_weights(&ACTIVE);
+        let free = fit(&Regulariser::new(start.clone(), 0.0, vec![false; PARAM_COUNT]), 50);
+        assert!((free[MATERIAL + 1][0] - start[MATERIAL + 1][0]).abs() > 10.0, "the data moves the knight");
+        let held = fit(&Regulariser::new(start.clone(), 1e6, vec![false; PARAM_COUNT]), 50);
+        for (param, (weight, start)) in held.iter().zip(&start).enumerate() {
+            for half in 0..2 {
+                assert!(
+                    (weight[half] - start[half]).abs() < 0.5,
+                    "{param} {half}: {} vs {}",
+                    weight[half],
+                    start[half]
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn frozen_weights_never_move() {
+        let start = to_weights(&ACTIVE);
+        let mut frozen = vec![false; PARAM_COUNT];
+        frozen[MATERIAL..MATERIAL + 6].fill(true);
+        let weights = fit(&Regulariser::new(start.clone(), 0.0, frozen), 20);
+        assert_eq!(weights[MATERIAL..MATERIAL + 6], start[MATERIAL..MATERIAL + 6]);
+        assert_ne!(weights, start, "the rest still moves");
     }
 }

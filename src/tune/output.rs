@@ -5,24 +5,40 @@
 //! `params.rs` can play with it through `include!("tuned.rs")` (its module comment says how);
 //! `parse` reads one back, so a later run can start from it (`patina tune --init FILE`).
 
+use super::{Losses, SplitSizes};
 use crate::eval::params::{s, EvalParams, BLOCKS, PARAM_COUNT, PSQT};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-/// What the header records about the run.
+/// What the header records about the run: every setting, so it can be run again.
 #[derive(Debug, Clone)]
 pub struct Header {
     pub command_line: String,
     /// Each data file and the positions it gave.
     pub data: Vec<(PathBuf, usize)>,
     pub positions: usize,
+    /// `--limit`, if given.
+    pub limit: Option<usize>,
+    pub games: usize,
+    pub split: SplitSizes,
+    pub validation_fraction: f64,
+    /// The `--init` file, if the run did not start from the engine's weights.
+    pub init: Option<PathBuf>,
     pub k: f64,
     pub lambda: f64,
+    pub l2: f64,
+    /// The frozen blocks' names.
+    pub frozen: Vec<String>,
     pub epochs: usize,
+    /// The epoch whose weights the file holds.
+    pub best_epoch: usize,
     pub batch: usize,
     pub learning_rate: f64,
-    pub loss_before: f64,
-    pub loss_after: f64,
+    /// Runs are deterministic for a given thread count, not across counts.
+    pub threads: usize,
+    /// The losses of the starting weights and of the written (rounded) ones.
+    pub before: Losses,
+    pub after: Losses,
 }
 
 const ROLE_NAMES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
@@ -36,24 +52,16 @@ pub fn render(params: &EvalParams, header: &Header) -> String {
         text,
         "// Texel tuning: Adam on the mean squared error between sigmoid(K * eval / 400), base 10,"
     );
-    let _ = writeln!(text, "// and lambda * result + (1 - lambda) * sigmoid(K * search score / 400).");
+    let _ = writeln!(
+        text,
+        "// and lambda * result + (1 - lambda) * sigmoid(K * search score / 400), plus for every"
+    );
+    let _ = writeln!(text, "// weight l2 * (its distance from its start in pawns)^2.");
     let _ = writeln!(text, "// command: {}", header.command_line);
     for (path, positions) in &header.data {
         let _ = writeln!(text, "// data: {} ({positions} positions)", path.display());
     }
-    let _ = writeln!(text, "// positions: {}", header.positions);
-    let _ = writeln!(text, "// K: {:.6}", header.k);
-    let _ = writeln!(text, "// lambda: {}", header.lambda);
-    let _ = writeln!(
-        text,
-        "// epochs: {}, batch: {}, learning rate: {}",
-        header.epochs, header.batch, header.learning_rate
-    );
-    let _ = writeln!(
-        text,
-        "// loss: {:.8} before, {:.8} after (rounded weights)",
-        header.loss_before, header.loss_after
-    );
+    write_settings(&mut text, header);
     let _ = writeln!(text, "//");
     let _ = writeln!(text, "// Layout: src/eval/params.rs. To play with these weights, put this file at");
     let _ = writeln!(
@@ -82,6 +90,34 @@ pub fn render(params: &EvalParams, header: &Header) -> String {
     let _ = writeln!(text, "    ],");
     let _ = writeln!(text, "}}");
     text
+}
+
+/// The header lines after the data files: split, settings and losses.
+fn write_settings(text: &mut String, header: &Header) {
+    let split = &header.split;
+    let limit = header.limit.map_or(String::new(), |limit| format!(" (limit {limit})"));
+    let _ = writeln!(text, "// positions: {} in {} games{limit}", header.positions, header.games);
+    let _ = writeln!(
+        text,
+        "// validation fraction: {}, {} positions ({} games) held out; {} for training",
+        header.validation_fraction, split.validation, split.validation_games, split.train
+    );
+    let start = header.init.as_ref().map_or("the hand-set weights".to_string(), |p| p.display().to_string());
+    let _ = writeln!(text, "// start: {start}");
+    let _ = writeln!(text, "// K: {:.6}", header.k);
+    let _ = writeln!(text, "// lambda: {}", header.lambda);
+    let _ = writeln!(text, "// l2: {} per weight per pawn squared from its start", header.l2);
+    let frozen = if header.frozen.is_empty() { "none".to_string() } else { header.frozen.join(", ") };
+    let _ = writeln!(text, "// frozen: {frozen}");
+    let _ = writeln!(
+        text,
+        "// epochs: {}, batch: {}, learning rate: {}, threads: {}",
+        header.epochs, header.batch, header.learning_rate, header.threads
+    );
+    let kept = if split.validation == 0 { "the last, no validation" } else { "the lowest validation loss" };
+    let _ = writeln!(text, "// weights of epoch {} ({kept}), rounded", header.best_epoch);
+    let _ = writeln!(text, "// loss before: {}", header.before);
+    let _ = writeln!(text, "// loss after: {}", header.after);
 }
 
 fn write_row(text: &mut String, values: &[crate::eval::Tapered]) {
@@ -122,20 +158,36 @@ mod tests {
 
     #[test]
     fn rendered_file_reads_back_the_same() {
+        let losses = Losses { train: 0.1, penalty: 0.001, validation: Some(0.11) };
         let header = Header {
             command_line: "patina tune --data a.txt --out s(1, 2).rs".to_string(),
             data: vec![(PathBuf::from("a.txt"), 3)],
             positions: 3,
+            limit: None,
+            games: 1,
+            split: SplitSizes { train: 3, validation: 0, validation_games: 0 },
+            validation_fraction: 0.05,
+            init: None,
             k: 1.0,
             lambda: 1.0,
+            l2: 0.001,
+            frozen: vec!["MATERIAL".to_string()],
             epochs: 1,
+            best_epoch: 1,
             batch: 16384,
             learning_rate: 1.0,
-            loss_before: 0.1,
-            loss_after: 0.09,
+            threads: 1,
+            before: losses,
+            after: losses,
         };
         let text = render(&HAND_SET, &header);
         assert!(text.starts_with("// @generated by patina tune"));
+        assert!(
+            text.contains("// frozen: MATERIAL\n// epochs: 1, batch: 16384, learning rate: 1, threads: 1\n")
+        );
+        assert!(
+            text.contains("// loss after: train 0.10000000 + l2 0.00100000 = 0.10100000, validation 0.11")
+        );
         assert!(text.contains("        // PSQT knight, rank 8 first\n        s( -60,  -50), s( -40,  -40),"));
         assert_eq!(parse(&text), Ok(HAND_SET));
         assert!(parse("EvalParams { values: [s(1, 2)] }").unwrap_err().contains("1 values"));
