@@ -43,6 +43,28 @@ fn tune(args: &[&str]) -> String {
     stderr
 }
 
+/// A scratch folder with tiny data, and `patina tune` runs that read it and write `tuned.rs`.
+struct TinyRun {
+    data: PathBuf,
+    out: PathBuf,
+}
+
+impl TinyRun {
+    fn new(name: &str) -> TinyRun {
+        let dir = scratch("tune", name);
+        TinyRun { data: tiny_data(&dir), out: dir.join("tuned.rs") }
+    }
+
+    /// `patina tune --data DATA --out OUT` plus `settings`; returns stderr, asserting success.
+    fn tune(&self, settings: &[&str]) -> String {
+        tune(&[&["--data", path_str(&self.data), "--out", path_str(&self.out)], settings].concat())
+    }
+
+    fn written(&self) -> String {
+        read(&self.out)
+    }
+}
+
 /// The training loss on a `// loss before: train X + l2 ...` (or `after`) header line.
 fn train_loss(text: &str, when: &str) -> f64 {
     let prefix = format!("// loss {when}: train ");
@@ -188,30 +210,36 @@ fn bad_lines_are_counted_and_bad_settings_refused() {
 
 #[test]
 fn a_huge_l2_writes_the_starting_weights_back() {
-    let dir = scratch("tune", "l2");
-    let data = tiny_data(&dir);
-    let out = dir.join("tuned.rs");
-    let args = ["--data", path_str(&data), "--out", path_str(&out), "--epochs", "8", "--batch", "64"];
-    tune(&[&args[..], &["--l2", "1e9"]].concat());
-    assert_eq!(patina::tune::parse(&read(&out)), Ok(HAND_SET));
-    tune(&[&args[..], &["--l2", "0"]].concat());
-    assert_ne!(patina::tune::parse(&read(&out)), Ok(HAND_SET), "without the pull the weights move");
+    let run = TinyRun::new("l2");
+    let settings = ["--epochs", "8", "--batch", "64"];
+    run.tune(&[&settings[..], &["--l2", "1e9"]].concat());
+    assert_eq!(patina::tune::parse(&run.written()), Ok(HAND_SET));
+    run.tune(&[&settings[..], &["--l2", "0"]].concat());
+    assert_ne!(patina::tune::parse(&run.written()), Ok(HAND_SET), "without the pull the weights move");
 }
 
 #[test]
 fn the_epoch_with_the_lowest_validation_loss_is_written() {
-    let dir = scratch("tune", "validation");
-    let data = tiny_data(&dir);
-    let out = dir.join("tuned.rs");
-    let args = ["--data", path_str(&data), "--out", path_str(&out), "--epochs", "12", "--batch", "32"];
+    let run = TinyRun::new("validation");
     // A fast, unregularised fit on four games soon learns them by heart.
-    let stderr = tune(&[&args[..], &["--validation-fraction", "0.4", "--l2", "0", "--lr", "5"]].concat());
+    let stderr = run.tune(&[
+        "--epochs",
+        "12",
+        "--batch",
+        "32",
+        "--validation-fraction",
+        "0.4",
+        "--l2",
+        "0",
+        "--lr",
+        "5",
+    ]);
     let losses = validation_losses(&stderr);
     assert_eq!(losses.len(), 13, "epochs 0 to 12: {stderr}");
     let best =
         (0..losses.len()).fold(0, |best, epoch| if losses[epoch] < losses[best] { epoch } else { best });
     assert!(0 < best && best < 12, "the validation loss turns up before the end: {losses:?}");
-    let text = read(&out);
+    let text = run.written();
     assert!(text.contains(&format!("// weights of epoch {best} (the lowest validation loss)")), "{text}");
     assert!(stderr.contains(&format!("(epoch {best}, rounded)")), "{stderr}");
     assert!(
@@ -222,18 +250,16 @@ fn the_epoch_with_the_lowest_validation_loss_is_written() {
 
 #[test]
 fn frozen_blocks_keep_their_starting_weights() {
-    let dir = scratch("tune", "freeze");
-    let data = tiny_data(&dir);
-    let out = dir.join("tuned.rs");
-    let args = ["--data", path_str(&data), "--out", path_str(&out), "--epochs", "3", "--l2", "0"];
-    tune(&[&args[..], &["--freeze", "material,PSQT"]].concat());
-    let text = read(&out);
+    let run = TinyRun::new("freeze");
+    run.tune(&["--epochs", "3", "--l2", "0", "--freeze", "material,PSQT"]);
+    let text = run.written();
     assert!(text.contains("// frozen: MATERIAL, PSQT\n"), "{text}");
     let params = patina::tune::parse(&text).expect("reads back");
     assert_eq!(params.values[MATERIAL..PSQT + 6 * 64], HAND_SET.values[MATERIAL..PSQT + 6 * 64]);
     assert_ne!(params.values[TEMPO], HAND_SET.values[TEMPO], "the rest still moves");
 
-    let output = patina(&["tune", "--data", path_str(&data), "--out", path_str(&out), "--freeze", "queens"]);
+    let output =
+        patina(&["tune", "--data", path_str(&run.data), "--out", path_str(&run.out), "--freeze", "queens"]);
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("unknown block 'queens'") && stderr.contains("material, psqt"), "{stderr}");
