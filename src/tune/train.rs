@@ -8,6 +8,7 @@
 use super::model::{self, Adam, Fit, Regulariser, Weights};
 use super::split::Split;
 use super::{Dataset, TuneEvent};
+use crate::rng::Rng;
 use std::fmt;
 use std::time::Instant;
 
@@ -101,10 +102,10 @@ pub fn train(
     let mut adam = Adam::new(weights.len(), schedule.learning_rate);
     let mut gradient = vec![[0.0; 2]; weights.len()];
     let mut order = objective.split.train.clone();
-    let mut shuffler = Shuffler(0x7061_7469_6e61);
+    let mut shuffler = Rng::new(0x7061_7469_6e61);
     for epoch in 1..=schedule.epochs {
         if schedule.batch < order.len() {
-            shuffler.shuffle(&mut order);
+            shuffle(&mut shuffler, &mut order);
         }
         for batch in order.chunks(schedule.batch) {
             model::gradient(objective.data, batch, &weights, objective.fit, objective.threads, &mut gradient);
@@ -118,22 +119,10 @@ pub fn train(
     best
 }
 
-/// A small deterministic generator for shuffling (SplitMix64).
-struct Shuffler(u64);
-
-impl Shuffler {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn shuffle(&mut self, items: &mut [u32]) {
-        for i in (1..items.len()).rev() {
-            items.swap(i, (self.next() % (i as u64 + 1)) as usize);
-        }
+/// Fisher-Yates with the crate's SplitMix64 (`next_u64 % n`, the stream earlier runs used).
+fn shuffle(rng: &mut Rng, items: &mut [u32]) {
+    for i in (1..items.len()).rev() {
+        items.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
     }
 }
 
