@@ -1,4 +1,6 @@
 //! Lazy SMP: N workers search the same root and share only the transposition table.
+//! Helpers skip some iterations (`worker::helper_skips_depth`) so the threads spread over
+//! neighbouring depths rather than all repeating the main thread's.
 //!
 //! Workers run in a `std::thread::scope`, borrowing the table and limits directly. The main
 //! worker (id 0) owns the clock; when it finishes it raises the stop flag so helpers unwind.
