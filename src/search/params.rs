@@ -37,6 +37,17 @@ pub const NMP_DEPTH_DIVISOR: i32 = 4;
 /// searched one ply shallower. Below it the saving is too small to pay for the worse search.
 pub const IIR_MIN_DEPTH: i32 = 4;
 
+/// Singular extensions: from this depth, a table move whose entry is a lower bound at least
+/// `depth - SE_TT_DEPTH_MARGIN` deep is tested against the other moves at half depth.
+pub const SE_MIN_DEPTH: i32 = 7;
+pub const SE_TT_DEPTH_MARGIN: i32 = 3;
+/// The test's window lies this much per ply of depth below the table score.
+pub const SE_MARGIN_PER_DEPTH: i32 = 2;
+/// Failing the test by more than this (cp, non-PV nodes) extends the table move by two plies.
+pub const SE_DOUBLE_MARGIN: i32 = 20;
+/// At most this many double extensions on one line from the root.
+pub const SE_MAX_DOUBLE_EXTENSIONS: u8 = 6;
+
 /// Late-move reductions start at this depth and move number (1-based).
 pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_MIN_MOVE: usize = 4;

@@ -11,7 +11,7 @@ use crate::movepick::{gain_estimate, is_quiet, MovePicker, OrderingHints};
 use crate::position::Position;
 use crate::see::see_ge;
 use crate::tablebase::Outcome;
-use crate::tt::{decode_move, encode_move, Bound, TranspositionTable};
+use crate::tt::{decode_move, encode_move, Bound, TranspositionTable, TtHit};
 use once_cell::sync::Lazy;
 use shakmaty::{Move, MoveList, Position as _, Role};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -100,6 +100,13 @@ pub struct Worker<'a> {
     pv_table: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_length: [usize; MAX_PLY + 1],
     eval_stack: [i32; MAX_PLY + 1],
+    /// The move a singular-extension search at each ply leaves out (None: an ordinary node).
+    excluded: [Option<Move>; MAX_PLY + 1],
+    /// Double singular extensions on the path from the root to each ply, capped so that a line
+    /// of them cannot blow the tree up.
+    double_extensions: [u8; MAX_PLY + 1],
+    /// Depth of the iteration under way: extensions stop beyond twice this many plies.
+    root_depth: i32,
 }
 
 impl<'a> Worker<'a> {
@@ -135,6 +142,9 @@ impl<'a> Worker<'a> {
             pv_table: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_length: [0; MAX_PLY + 1],
             eval_stack: [0; MAX_PLY + 1],
+            excluded: [None; MAX_PLY + 1],
+            double_extensions: [0; MAX_PLY + 1],
+            root_depth: 0,
         }
     }
 
@@ -187,6 +197,7 @@ impl<'a> Worker<'a> {
 
     /// Step 0. Search the root in a narrow window around the last score, widening on failure.
     fn aspiration_search(&mut self, depth: i32) {
+        self.root_depth = depth;
         let previous = self.root_moves[self.pv_index].previous_score;
         let mut delta = ASPIRATION_DELTA;
         let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && previous.abs() < MATE_BOUND {
@@ -225,6 +236,7 @@ impl<'a> Worker<'a> {
         for index in self.pv_index..self.root_moves.len() {
             let mv = self.root_moves[index].mv;
             self.move_stack[0] = Some(mv);
+            self.double_extensions[1] = 0;
             let nodes_before = self.nodes;
             self.pos.make(mv);
             self.nodes += 1;
@@ -265,9 +277,13 @@ impl<'a> Worker<'a> {
         self.root_moves[from..].sort_by_key(|rm| std::cmp::Reverse((rm.score, rm.previous_score)));
     }
 
-    /// The principal-variation search recipe.
+    /// The principal-variation search recipe. With `excluded[ply]` set it is the singular test
+    /// of the node at `ply` (see `singular_test`): the same position without that move, which
+    /// neither reads a cutoff from nor writes to the table under this key (the full node owns
+    /// the entry) and reuses the node's static eval.
     fn negamax(&mut self, depth: i32, mut alpha: i32, mut beta: i32, ply: usize, cut_node: bool) -> i32 {
         let pv_node = beta - alpha > 1;
+        let excluded = self.excluded[ply];
         self.pv_length[ply] = ply;
 
         // Step 1. Poll the clock and stop flag; hand over to quiescence at the horizon.
@@ -297,7 +313,7 @@ impl<'a> Worker<'a> {
 
         // Step 3. Transposition table: a deep enough bound settles non-PV nodes outright.
         let key = self.pos.key();
-        let hit = self.shared.tt.probe(key);
+        let hit = if excluded.is_some() { None } else { self.shared.tt.probe(key) };
         if let Some(hit) = hit {
             let score = score_from_tt(hit.score, ply);
             if !pv_node && hit.depth >= depth && bound_allows_cutoff(hit.bound, score, alpha, beta) {
@@ -307,21 +323,28 @@ impl<'a> Worker<'a> {
 
         // Step 3b. Tablebases: right after a capture or pawn move a WDL probe is exact; a draw,
         // or a win/loss on the right side of the window, settles the node.
-        if let Some((score, bound)) = self.probe_tablebase(depth, ply) {
+        if let Some((score, bound)) = self.probe_tablebase(depth, ply).filter(|_| excluded.is_none()) {
             if bound_allows_cutoff(bound, score, alpha, beta) {
                 self.store(key, None, score, None, depth + 6, bound, ply);
                 return score;
             }
         }
 
-        // Step 4. Static evaluation and the `improving` signal.
-        let eval =
-            if in_check { -INFINITY } else { hit.map_or_else(|| evaluate(self.pos.chess()), |hit| hit.eval) };
+        // Step 4. Static evaluation and the `improving` signal (a singular test has its node's).
+        let eval = if excluded.is_some() {
+            self.eval_stack[ply]
+        } else if in_check {
+            -INFINITY
+        } else {
+            hit.map_or_else(|| evaluate(self.pos.chess()), |hit| hit.eval)
+        };
         self.eval_stack[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.eval_stack[ply - 2];
 
-        // Step 5. Reverse futility pruning: far above beta near the leaves, assume a cut.
+        // Step 5. Reverse futility pruning: far above beta near the leaves, assume a cut. Not in
+        // a singular test, nor null move below: it asks about the other moves, not the position.
         if !pv_node
+            && excluded.is_none()
             && !in_check
             && depth <= RFP_MAX_DEPTH
             && beta.abs() < MATE_BOUND
@@ -332,6 +355,7 @@ impl<'a> Worker<'a> {
 
         // Step 6. Null-move pruning: if passing still beats beta, a real move will too.
         if !pv_node
+            && excluded.is_none()
             && !in_check
             && depth >= NMP_MIN_DEPTH
             && eval >= beta
@@ -340,6 +364,7 @@ impl<'a> Worker<'a> {
             && self.pos.make_null()
         {
             self.move_stack[ply] = None;
+            self.double_extensions[ply + 1] = self.double_extensions[ply];
             let reduction = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + ((eval - beta) / 200).min(3);
             let score = -self.negamax(depth - 1 - reduction, -beta, -beta + 1, ply + 1, !cut_node);
             self.pos.unmake();
@@ -351,17 +376,25 @@ impl<'a> Worker<'a> {
             }
         }
 
-        // Step 7. Generate and order moves; no legal move means mate or stalemate.
-        let legal = self.pos.legal_moves();
+        // Step 7. Generate and order moves; no legal move means mate or stalemate. A singular
+        // test whose excluded move is the only one fails low: that move is singular indeed.
+        let mut legal = self.pos.legal_moves();
         if legal.is_empty() {
             return if in_check { -MATE + ply as i32 } else { DRAW };
         }
+        if let Some(excluded) = excluded {
+            legal.retain(|mv| *mv != excluded);
+            if legal.is_empty() {
+                return alpha;
+            }
+        }
         let tt_move = hit.and_then(|hit| decode_move(hit.packed_move, &legal));
+        let singular_candidate = hit.filter(|&hit| self.is_singular_candidate(hit, depth, ply, excluded));
 
         // Step 7b. Internal iterative reduction: a node expected to matter but with no table
         // move is badly ordered; search it a ply shallower, which also fills the table with a
         // move for the full-depth visit that comes if the line holds.
-        if (pv_node || cut_node) && depth >= IIR_MIN_DEPTH && tt_move.is_none() {
+        if (pv_node || cut_node) && depth >= IIR_MIN_DEPTH && tt_move.is_none() && excluded.is_none() {
             depth -= 1;
         }
         let picker = self.order(legal, tt_move, ply);
@@ -402,10 +435,24 @@ impl<'a> Worker<'a> {
                 }
             }
 
+            // Step 9b. Singular extensions: is the table move much better than every other?
+            let mut extension = 0;
+            if let Some(entry) = singular_candidate.filter(|_| Some(mv) == tt_move) {
+                let tt_score = score_from_tt(entry.score, ply);
+                match self.singular_test(mv, tt_score, depth, beta, ply, pv_node, cut_node) {
+                    Singularity::Extend(plies) => extension = plies,
+                    Singularity::MultiCut(score) => return score,
+                }
+                if self.stopped {
+                    return DRAW;
+                }
+            }
+
             self.move_stack[ply] = Some(mv);
+            self.double_extensions[ply + 1] = self.double_extensions[ply] + (extension >= 2) as u8;
             self.pos.make(mv);
             let gives_check = self.pos.is_check();
-            let new_depth = depth - 1;
+            let new_depth = depth - 1 + extension;
             let score = if move_number == 1 {
                 -self.negamax(new_depth, -beta, -alpha, ply + 1, !pv_node && !cut_node)
             } else {
@@ -451,7 +498,10 @@ impl<'a> Worker<'a> {
             }
         }
 
-        // Step 10. Store the result.
+        // Step 10. Store the result (a singular test leaves the entry to its node).
+        if excluded.is_some() {
+            return best_score;
+        }
         let bound = if best_score >= beta {
             Bound::Lower
         } else if alpha > original_alpha {
@@ -461,6 +511,53 @@ impl<'a> Worker<'a> {
         };
         self.store(key, best_move, best_score, (!in_check).then_some(eval), depth, bound, ply);
         best_score
+    }
+
+    /// Whether the table move of a node may be tested for singularity: deep enough, not itself a
+    /// singular test, the entry a lower bound from nearly as deep with a score that is no mate or
+    /// tablebase win, and not so far from the root that extensions could run away.
+    fn is_singular_candidate(&self, hit: TtHit, depth: i32, ply: usize, excluded: Option<Move>) -> bool {
+        depth >= SE_MIN_DEPTH
+            && excluded.is_none()
+            && matches!(hit.bound, Bound::Lower | Bound::Exact)
+            && hit.depth >= depth - SE_TT_DEPTH_MARGIN
+            && score_from_tt(hit.score, ply).abs() < TB_WIN_BOUND
+            && (ply as i32) < 2 * self.root_depth
+    }
+
+    /// Searches the node at `ply` without the table move `mv`, at half depth and against a
+    /// window below the table's score. Every other move failing low there makes `mv` singular:
+    /// extend it (by two when far below, a few times per line at most). Another move beating
+    /// beta too means the node fails high whatever `mv` is worth (multi-cut). Otherwise, when
+    /// the table already expects a cut, `mv` is not the only good move and is searched a ply
+    /// shallower.
+    #[allow(clippy::too_many_arguments)]
+    fn singular_test(
+        &mut self,
+        mv: Move,
+        tt_score: i32,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+        cut_node: bool,
+    ) -> Singularity {
+        let singular_beta = tt_score - SE_MARGIN_PER_DEPTH * depth;
+        self.excluded[ply] = Some(mv);
+        let score = self.negamax((depth - 1) / 2, singular_beta - 1, singular_beta, ply, cut_node);
+        self.excluded[ply] = None;
+        if score < singular_beta {
+            let doubled = !pv_node
+                && score < singular_beta - SE_DOUBLE_MARGIN
+                && self.double_extensions[ply] < SE_MAX_DOUBLE_EXTENSIONS;
+            Singularity::Extend(if doubled { 2 } else { 1 })
+        } else if singular_beta >= beta {
+            Singularity::MultiCut(singular_beta)
+        } else if tt_score >= beta {
+            Singularity::Extend(-1)
+        } else {
+            Singularity::Extend(0)
+        }
     }
 
     /// Captures and promotions until the position is quiet (all evasions when in check).
@@ -791,6 +888,14 @@ impl<'a> Worker<'a> {
     }
 }
 
+/// What the singular test says about a node's table move.
+enum Singularity {
+    /// Search it this many plies deeper (negative: shallower).
+    Extend(i32),
+    /// Other moves beat beta too: the node fails high with this score.
+    MultiCut(i32),
+}
+
 /// Captures, en passant and queen promotions: the moves quiescence looks at.
 fn tactical_moves(chess: &shakmaty::Chess) -> MoveList {
     let mut moves = chess.capture_moves();
@@ -833,7 +938,59 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
 
 #[cfg(test)]
 mod tests {
-    use super::helper_skips_depth;
+    use super::*;
+
+    /// Runs `test` on a one-thread worker set up on `fen`, with its own fresh table.
+    fn with_worker(fen: &str, test: impl FnOnce(&mut Worker, &TranspositionTable)) {
+        let tt = TranspositionTable::new(1).unwrap();
+        let control = SearchControl::new(false);
+        let limits = SearchLimits { threads: 1, multipv: 1, ..SearchLimits::default() };
+        let node_counts = [AtomicU64::new(0)];
+        let shared = Shared {
+            tt: &tt,
+            control: &control,
+            limits: &limits,
+            node_counts: &node_counts,
+            report: &|_| {},
+        };
+        let pos = Position::from_fen(fen, false).unwrap();
+        let root_moves = pos.legal_moves().to_vec();
+        let mut worker = Worker::new(0, &shared, pos, root_moves);
+        worker.root_depth = 8;
+        test(&mut worker, &tt);
+    }
+
+    fn parse_move(worker: &Worker, uci: &str) -> Move {
+        worker.pos.parse_uci_move(uci).unwrap()
+    }
+
+    #[test]
+    fn a_singular_test_searches_without_its_move_and_leaves_the_entry_alone() {
+        // Ra8 is the only mate; with it excluded, White has nothing close to a mate.
+        with_worker("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", |worker, tt| {
+            let key = worker.pos.key();
+            let mate = parse_move(worker, "a1a8");
+            worker.excluded[1] = Some(mate);
+            let without = worker.negamax(4, -INFINITY, INFINITY, 1, false);
+            worker.excluded[1] = None;
+            assert!(without < MATE_BOUND, "the excluded mate was searched: {without}");
+            assert!(tt.probe(key).is_none(), "the singular test wrote its node's entry");
+            let with = worker.negamax(4, -INFINITY, INFINITY, 1, false);
+            assert_eq!(with, MATE - 2, "the full node finds mate in one");
+            let entry = tt.probe(key).expect("the full node stores its result");
+            assert_eq!(decode_move(entry.packed_move, &worker.pos.legal_moves()), Some(mate));
+        });
+    }
+
+    #[test]
+    fn a_singular_test_without_other_moves_fails_low_instead_of_scoring_mate() {
+        // Kxb2 is White's only legal move.
+        with_worker("k7/8/8/8/8/8/1r6/K6r w - - 0 1", |worker, _| {
+            assert_eq!(worker.pos.legal_moves().len(), 1);
+            worker.excluded[1] = Some(parse_move(worker, "a1b2"));
+            assert_eq!(worker.negamax(8, -100, -99, 1, true), -100);
+        });
+    }
 
     fn searched(id: usize) -> Vec<i32> {
         (1..=12).filter(|&depth| !helper_skips_depth(id, depth)).collect()
