@@ -106,7 +106,7 @@ pub struct EvalParams {
 }
 
 /// The weights the engine plays with.
-pub static ACTIVE: EvalParams = HAND_SET;
+pub static ACTIVE: EvalParams = include!("tuned.rs");
 
 /// The hand-set weights of `psqt.rs` and `weights.rs`.
 pub const HAND_SET: EvalParams = {
