@@ -12,8 +12,8 @@
 //! piece's own side (a White piece on a1 reads entry 56, a Black one entry 0).
 //!
 //! `patina tune` writes a file holding one `EvalParams { values: [...] }` expression in this
-//! layout; to play with it, put it at `src/eval/tuned.rs` and change the one line defining
-//! `ACTIVE` to `pub static ACTIVE: EvalParams = include!("tuned.rs");`.
+//! layout. The engine plays `tuned.rs` (`ACTIVE` below includes it); a new file plays once it
+//! replaces that one. `HAND_SET` stays as the tuner's unit tests' fixed reference.
 
 use super::{psqt, weights, Tapered};
 
@@ -105,7 +105,7 @@ pub struct EvalParams {
     pub values: [Tapered; PARAM_COUNT],
 }
 
-/// The weights the engine plays with.
+/// The weights the engine plays with: the tuned file (its header says how it was made).
 pub static ACTIVE: EvalParams = include!("tuned.rs");
 
 /// The hand-set weights of `psqt.rs` and `weights.rs`.

@@ -8,8 +8,8 @@
 //! validation loss (`train.rs`); round those weights and write them as a Rust source file whose
 //! header says how they were made (`output.rs`). Every weight of `eval::params` is fitted
 //! except the blocks frozen with `--freeze` and those no position uses (their gradient is
-//! zero). The engine keeps playing its own weights until someone switches
-//! `eval::params::ACTIVE` to the generated file.
+//! zero). A run starts from the weights the engine plays (`eval::params::ACTIVE`, the tuned
+//! file) unless `--init` names another; a new file plays once it replaces `src/eval/tuned.rs`.
 //!
 //! Why the regularisation: a first run on 935k positions, unregularised, lost about 54 Elo to
 //! the hand-set weights. Piece-square entries seen in few positions (a knight on e8) took

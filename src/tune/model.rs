@@ -264,7 +264,7 @@ impl Adam {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::params::{ACTIVE, MATERIAL, PARAM_COUNT};
+    use crate::eval::params::{HAND_SET, MATERIAL, PARAM_COUNT};
     use crate::tune::to_weights;
     use shakmaty::{fen::Fen, CastlingMode, Chess};
 
@@ -282,7 +282,7 @@ mod tests {
         let mut data = Dataset::default();
         data.push(&chess(KNIGHT_UP), 0, 2).unwrap();
         data.push(&chess(KNIGHT_UP), 0, 1).unwrap();
-        let weights = to_weights(&ACTIVE);
+        let weights = to_weights(&HAND_SET);
         let (k, loss) = fit_k(&data, &[0, 1], &weights, 1);
         let eval = evaluate(&data, 0, &weights).score;
         assert!(eval > 100.0, "{eval}");
@@ -299,7 +299,7 @@ mod tests {
         data.push(&chess(KNIGHT_UP), 0, 1).unwrap();
         data.push(&chess(ROOK_DOWN), 0, 0).unwrap();
         let fit = Fit { k: 1.0, lambda: 1.0 };
-        let mut weights = to_weights(&ACTIVE);
+        let mut weights = to_weights(&HAND_SET);
         let before = weights.clone();
         let mut grad = vec![[0.0; 2]; PARAM_COUNT];
         let loss = gradient(&data, &[0, 1], &weights, fit, 2, &mut grad);
@@ -324,7 +324,7 @@ mod tests {
         data.push(&chess(KNIGHT_UP), 30, 1).unwrap();
         data.push(&chess(ROOK_DOWN), -400, 0).unwrap();
         let fit = Fit { k: 1.3, lambda: 0.6 };
-        let weights = to_weights(&ACTIVE);
+        let weights = to_weights(&HAND_SET);
         let mut grad = vec![[0.0; 2]; PARAM_COUNT];
         gradient(&data, &[0, 1], &weights, fit, 1, &mut grad);
         for (param, half) in [(MATERIAL + 1, 0), (MATERIAL + 3, 1), (MATERIAL, 1)] {
@@ -355,7 +355,7 @@ mod tests {
     fn fit(regulariser: &Regulariser, steps: usize) -> Weights {
         let data = two_positions();
         let fit = Fit { k: 1.0, lambda: 1.0 };
-        let mut weights = to_weights(&ACTIVE);
+        let mut weights = to_weights(&HAND_SET);
         let mut adam = Adam::new(PARAM_COUNT, 1.0);
         let mut grad = vec![[0.0; 2]; PARAM_COUNT];
         for _ in 0..steps {
@@ -368,7 +368,7 @@ mod tests {
 
     #[test]
     fn penalty_gradient_matches_finite_differences() {
-        let start = to_weights(&ACTIVE);
+        let start = to_weights(&HAND_SET);
         let regulariser = Regulariser::new(start.clone(), 0.3, vec![false; PARAM_COUNT]);
         let mut weights = start.clone();
         weights[MATERIAL + 1] = [start[MATERIAL + 1][0] + 40.0, start[MATERIAL + 1][1] - 150.0];
@@ -390,7 +390,7 @@ mod tests {
 
     #[test]
     fn a_huge_l2_holds_every_weight_at_its_start() {
-        let start = to_weights(&ACTIVE);
+        let start = to_weights(&HAND_SET);
         let free = fit(&Regulariser::new(start.clone(), 0.0, vec![false; PARAM_COUNT]), 50);
         assert!((free[MATERIAL + 1][0] - start[MATERIAL + 1][0]).abs() > 10.0, "the data moves the knight");
         let held = fit(&Regulariser::new(start.clone(), 1e6, vec![false; PARAM_COUNT]), 50);
@@ -408,7 +408,7 @@ mod tests {
 
     #[test]
     fn frozen_weights_never_move() {
-        let start = to_weights(&ACTIVE);
+        let start = to_weights(&HAND_SET);
         let mut frozen = vec![false; PARAM_COUNT];
         frozen[MATERIAL..MATERIAL + 6].fill(true);
         let weights = fit(&Regulariser::new(start.clone(), 0.0, frozen), 20);

@@ -102,7 +102,10 @@ fn write_settings(text: &mut String, header: &Header) {
         "// validation fraction: {}, {} positions ({} games) held out; {} for training",
         header.validation_fraction, split.validation, split.validation_games, split.train
     );
-    let start = header.init.as_ref().map_or("the hand-set weights".to_string(), |p| p.display().to_string());
+    let start = header
+        .init
+        .as_ref()
+        .map_or("the playing weights (eval::params::ACTIVE)".to_string(), |p| p.display().to_string());
     let _ = writeln!(text, "// start: {start}");
     let _ = writeln!(text, "// K: {:.6}", header.k);
     let _ = writeln!(text, "// lambda: {}", header.lambda);
