@@ -2,7 +2,7 @@
 //! `EvalParams { values: [s(mg, eg), ...] }`, in `eval::params`'s layout with a comment before
 //! each block (and each piece-square table row).
 //!
-//! `params.rs` can play with it through `include!("tuned.rs")` (its module comment says how);
+//! The engine plays the copy at `src/eval/tuned.rs`, which `params.rs` includes;
 //! `parse` reads one back, so a later run can start from it (`patina tune --init FILE`).
 
 use super::{Losses, SplitSizes};
@@ -63,11 +63,11 @@ pub fn render(params: &EvalParams, header: &Header) -> String {
     }
     write_settings(&mut text, header);
     let _ = writeln!(text, "//");
-    let _ = writeln!(text, "// Layout: src/eval/params.rs. To play with these weights, put this file at");
     let _ = writeln!(
         text,
-        "// src/eval/tuned.rs and write `pub static ACTIVE: EvalParams = include!(\"tuned.rs\");`."
+        "// Layout: src/eval/params.rs. To play these weights, replace src/eval/tuned.rs with this"
     );
+    let _ = writeln!(text, "// file: `eval::params::ACTIVE` includes it.");
     let _ = writeln!(text);
     let _ = writeln!(text, "EvalParams {{");
     let _ = writeln!(text, "    values: [");
