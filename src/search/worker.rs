@@ -389,7 +389,10 @@ impl<'a> Worker<'a> {
             }
         }
         let tt_move = hit.and_then(|hit| decode_move(hit.packed_move, &legal));
-        let singular_candidate = hit.filter(|&hit| self.is_singular_candidate(hit, depth, ply, excluded));
+        // A singular test probes no table (`hit` is None), so it never nests another one.
+        let singular_score = hit
+            .filter(|&hit| self.is_singular_candidate(hit, depth, ply))
+            .map(|hit| score_from_tt(hit.score, ply));
 
         // Step 7b. Internal iterative reduction: a node expected to matter but with no table
         // move is badly ordered; search it a ply shallower, which also fills the table with a
@@ -437,8 +440,7 @@ impl<'a> Worker<'a> {
 
             // Step 9b. Singular extensions: is the table move much better than every other?
             let mut extension = 0;
-            if let Some(entry) = singular_candidate.filter(|_| Some(mv) == tt_move) {
-                let tt_score = score_from_tt(entry.score, ply);
+            if let Some(tt_score) = singular_score.filter(|_| Some(mv) == tt_move) {
                 match self.singular_test(mv, tt_score, depth, beta, ply, pv_node, cut_node) {
                     Singularity::Extend(plies) => extension = plies,
                     Singularity::MultiCut(score) => return score,
@@ -513,12 +515,11 @@ impl<'a> Worker<'a> {
         best_score
     }
 
-    /// Whether the table move of a node may be tested for singularity: deep enough, not itself a
-    /// singular test, the entry a lower bound from nearly as deep with a score that is no mate or
-    /// tablebase win, and not so far from the root that extensions could run away.
-    fn is_singular_candidate(&self, hit: TtHit, depth: i32, ply: usize, excluded: Option<Move>) -> bool {
+    /// Whether the table move of a node may be tested for singularity: deep enough, the entry a
+    /// lower bound from nearly as deep with a score that is no mate or tablebase win, and not so
+    /// far from the root that extensions could run away.
+    fn is_singular_candidate(&self, hit: TtHit, depth: i32, ply: usize) -> bool {
         depth >= SE_MIN_DEPTH
-            && excluded.is_none()
             && matches!(hit.bound, Bound::Lower | Bound::Exact)
             && hit.depth >= depth - SE_TT_DEPTH_MARGIN
             && score_from_tt(hit.score, ply).abs() < TB_WIN_BOUND
