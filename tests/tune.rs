@@ -139,10 +139,8 @@ fn tuning_is_deterministic_and_resumes_from_its_own_output() {
 
 #[test]
 fn the_header_records_every_setting() {
-    let dir = scratch("tune", "header");
-    let data = tiny_data(&dir);
-    let out = dir.join("tuned.rs");
-    let settings = [
+    let run = TinyRun::new("header");
+    run.tune(&[
         "--limit=600",
         "--lambda=0.5",
         "--l2=0.002",
@@ -152,11 +150,10 @@ fn the_header_records_every_setting() {
         "--batch=100",
         "--lr=0.5",
         "--threads=2",
-    ];
-    tune(&[&["--data", path_str(&data), "--out", path_str(&out)][..], &settings[..]].concat());
-    let text = read(&out);
+    ]);
+    let text = run.written();
     for needle in [
-        format!("// data: {} (600 positions)\n", data.display()),
+        format!("// data: {} (600 positions)\n", run.data.display()),
         // How many games the first 600 positions span depends on the playing weights.
         "// positions: 600 in ".to_string(),
         " games (limit 600)\n".to_string(),
