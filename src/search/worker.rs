@@ -323,7 +323,9 @@ impl<'a> Worker<'a> {
 
         // Step 3b. Tablebases: right after a capture or pawn move a WDL probe is exact; a draw,
         // or a win/loss on the right side of the window, settles the node.
-        if let Some((score, bound)) = self.probe_tablebase(depth, ply).filter(|_| excluded.is_none()) {
+        // A singular test skips it like the table: its node already probed.
+        let tablebase = if excluded.is_some() { None } else { self.probe_tablebase(depth, ply) };
+        if let Some((score, bound)) = tablebase {
             if bound_allows_cutoff(bound, score, alpha, beta) {
                 self.store(key, None, score, None, depth + 6, bound, ply);
                 return score;
