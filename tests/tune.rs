@@ -1,4 +1,5 @@
-//! `patina tune`, driven through the real binary on a tiny `patina datagen` data set: the
+//! `patina tune`, driven through the real binary on tiny `patina datagen` data (fresh for the
+//! round trips, a frozen fixture for the tests that depend on the data's shape): the
 //! generated file (header, layout, values), the loss going down, determinism, `--init`, the
 //! L2 pull, the validation split and early stopping, frozen blocks, bad lines, and the refusals.
 
@@ -43,6 +44,16 @@ fn tune(args: &[&str]) -> String {
     stderr
 }
 
+/// `tests/data/tiny-selfplay.txt` copied into `dir/data.txt`: the six games `tiny_data` made at
+/// 93ffbfd, frozen so that the tests which depend on the data's shape (positions per game, where
+/// the validation loss turns) do not move whenever search or evaluation change.
+fn fixture_data(dir: &Path) -> PathBuf {
+    let data = dir.join("data.txt");
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/tiny-selfplay.txt");
+    std::fs::copy(&fixture, &data).unwrap_or_else(|e| panic!("{}: {e}", fixture.display()));
+    data
+}
+
 /// A scratch folder with tiny data, and `patina tune` runs that read it and write `tuned.rs`.
 struct TinyRun {
     data: PathBuf,
@@ -52,7 +63,7 @@ struct TinyRun {
 impl TinyRun {
     fn new(name: &str) -> TinyRun {
         let dir = scratch("tune", name);
-        TinyRun { data: tiny_data(&dir), out: dir.join("tuned.rs") }
+        TinyRun { data: fixture_data(&dir), out: dir.join("tuned.rs") }
     }
 
     /// `patina tune --data DATA --out OUT` plus `settings`; returns stderr, asserting success.
