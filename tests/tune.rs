@@ -122,7 +122,7 @@ fn tuning_writes_a_generated_file_and_lowers_the_loss() {
     }
     let params = patina::tune::parse(&text).expect("the generated file reads back");
     assert_eq!(params.values.len(), PARAM_COUNT);
-    assert_ne!(params, ACTIVE.clone(), "two epochs move some weights");
+    assert_ne!(params, ACTIVE, "two epochs move some weights");
     let (before, after) = (train_loss(&text, "before"), train_loss(&text, "after"));
     assert!(after <= before, "loss rose: {before} -> {after}");
     assert!(before > 0.0 && before < 0.25, "{before}");
@@ -165,9 +165,7 @@ fn the_header_records_every_setting() {
     let text = run.written();
     for needle in [
         format!("// data: {} (600 positions)\n", run.data.display()),
-        // How many games the first 600 positions span depends on the playing weights.
-        "// positions: 600 in ".to_string(),
-        " games (limit 600)\n".to_string(),
+        "// positions: 600 in 5 games (limit 600)\n".to_string(),
         "// validation fraction: 0.5, ".to_string(),
         "// start: the playing weights (eval::params::ACTIVE)\n".to_string(),
         "// K: ".to_string(),
