@@ -24,6 +24,26 @@ pub struct Clock {
 pub struct TimeBudget {
     pub soft: Duration,
     pub hard: Duration,
+    /// A `go movetime` with no clock: the whole time is spent. The search scales a clock's soft
+    /// limit by how settled it looks, but `movetime` asks for exactly that long.
+    pub fixed: bool,
+}
+
+impl TimeBudget {
+    /// Exactly `time`, neither cut short nor stretched.
+    pub fn fixed(time: Duration) -> TimeBudget {
+        TimeBudget { soft: time, hard: time, fixed: true }
+    }
+
+    /// The soft limit scaled by `scale` (how much this position deserves), never past the hard
+    /// limit; a fixed budget is not scaled.
+    pub fn scaled_soft(&self, scale: f64) -> Duration {
+        if self.fixed {
+            self.hard
+        } else {
+            self.soft.mul_f64(scale).min(self.hard)
+        }
+    }
 }
 
 /// Moves we plan for when the GUI does not say how many remain.
@@ -47,7 +67,7 @@ pub fn allocate(clock: &Clock, move_overhead_ms: i64) -> Option<TimeBudget> {
     let move_overhead_ms = move_overhead_ms.clamp(0, LIMIT_MS);
     if let Some(move_time) = clock.move_time_ms {
         let hard = (move_time - move_overhead_ms).max(MINIMUM_MS);
-        let budget = TimeBudget { soft: ms(hard), hard: ms(hard) };
+        let budget = TimeBudget::fixed(ms(hard));
         return Some(match clock.time_ms {
             Some(_) => tighter(budget, clock_budget(clock, move_overhead_ms)),
             None => budget,
@@ -73,11 +93,11 @@ fn clock_budget(clock: &Clock, move_overhead_ms: i64) -> TimeBudget {
     };
     let soft = share.min(soft_cap).max(MINIMUM_MS);
     let hard = (share * 4).min(hard_cap).max(soft);
-    TimeBudget { soft: ms(soft), hard: ms(hard) }
+    TimeBudget { soft: ms(soft), hard: ms(hard), fixed: false }
 }
 
 fn tighter(a: TimeBudget, b: TimeBudget) -> TimeBudget {
-    TimeBudget { soft: a.soft.min(b.soft), hard: a.hard.min(b.hard) }
+    TimeBudget { soft: a.soft.min(b.soft), hard: a.hard.min(b.hard), fixed: a.fixed && b.fixed }
 }
 
 fn ms(value: i64) -> Duration {
@@ -117,6 +137,19 @@ mod tests {
     fn movetime_is_honoured_minus_overhead() {
         let c = Clock { move_time_ms: Some(1000), ..Clock::default() };
         assert_eq!(allocate(&c, 30).unwrap().hard, Duration::from_millis(970));
+    }
+
+    #[test]
+    fn movetime_alone_is_spent_whole_and_with_a_clock_is_scaled() {
+        let alone = allocate(&Clock { move_time_ms: Some(200), ..Clock::default() }, 0).unwrap();
+        assert!(alone.fixed);
+        // However settled the search looks, movetime 200 thinks for 200 ms.
+        assert_eq!(alone.scaled_soft(0.4), Duration::from_millis(200));
+        let with_clock = Clock { move_time_ms: Some(200), ..clock(60_000, 0, None) };
+        let budget = allocate(&with_clock, 0).unwrap();
+        assert!(!budget.fixed);
+        assert_eq!(budget.scaled_soft(0.5), budget.soft.mul_f64(0.5));
+        assert_eq!(budget.scaled_soft(100.0), budget.hard);
     }
 
     #[test]

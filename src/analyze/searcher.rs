@@ -38,7 +38,7 @@ impl Analyst {
         let search_limits = SearchLimits {
             depth: limits.depth,
             nodes: limits.nodes,
-            time: limits.movetime.map(|limit| TimeBudget { soft: limit, hard: limit }),
+            time: limits.movetime.map(TimeBudget::fixed),
             multipv: limits.multipv.max(1),
             threads: limits.threads.max(1),
             ..SearchLimits::default()

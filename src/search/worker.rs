@@ -840,7 +840,7 @@ impl<'a> Worker<'a> {
             }
         }
         if let Some(time) = limits.time {
-            let soft = time.soft.mul_f64(time_scale).min(time.hard);
+            let soft = time.scaled_soft(time_scale);
             if !control.is_pondering() && control.clock_elapsed() >= soft {
                 return true;
             }
