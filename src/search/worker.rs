@@ -402,7 +402,7 @@ impl<'a> Worker<'a> {
         if (pv_node || cut_node) && depth >= IIR_MIN_DEPTH && tt_move.is_none() && excluded.is_none() {
             depth -= 1;
         }
-        let picker = self.order(legal, tt_move, ply);
+        let mut picker = MovePicker::new(legal, self.ordering_hints(tt_move, ply));
 
         // Step 8. The move loop: PVS with late-move reductions.
         let original_alpha = alpha;
@@ -411,8 +411,9 @@ impl<'a> Worker<'a> {
         let mut quiets_tried = MoveList::new(); // on the stack: no allocation per node
         let mut skip_quiets = false;
         let late_move_limit = (LMP_BASE + depth * depth) / (2 - improving as i32);
-        for (index, mv) in picker.enumerate() {
-            let move_number = index + 1;
+        let mut move_number = 0;
+        while let Some(mv) = picker.next_move(self.pos.chess(), |mv| self.quiet_order_score(mv)) {
+            move_number += 1;
             let quiet = is_quiet(mv);
 
             // Step 9. Prune late, hopeless moves once a real line is on the board. Quiet checks
@@ -435,7 +436,11 @@ impl<'a> Worker<'a> {
                     continue;
                 }
                 let see_margin = if quiet { SEE_QUIET_MARGIN * depth } else { SEE_CAPTURE_MARGIN * depth };
-                if depth <= SEE_PRUNE_MAX_DEPTH && !see_ge(self.pos.chess(), mv, see_margin) {
+                // A capture known not to lose material passes any margin at or below zero.
+                if depth <= SEE_PRUNE_MAX_DEPTH
+                    && !picker.last_is_known_good_tactical()
+                    && !see_ge(self.pos.chess(), mv, see_margin)
+                {
                     continue;
                 }
             }
@@ -607,17 +612,17 @@ impl<'a> Worker<'a> {
         };
         let tt_move = hit.and_then(|hit| decode_move(hit.packed_move, &moves));
         let hints = OrderingHints { tt_move, ..OrderingHints::default() };
-        let picker = MovePicker::new(self.pos.chess(), moves, hints, |_| 0);
+        let mut picker = MovePicker::new(moves, hints);
         let mut best_score = stand_pat;
         let mut best_move = None;
-        for mv in picker {
+        while let Some(mv) = picker.next_move(self.pos.chess(), |_| 0) {
             if !in_check {
                 // Delta pruning: even winning this piece outright would not reach alpha.
                 if stand_pat + gain_estimate(mv) + DELTA_MARGIN <= alpha {
                     continue;
                 }
                 // A capture that loses material cannot improve a quiet position.
-                if !see_ge(self.pos.chess(), mv, 0) {
+                if !picker.last_is_known_good_tactical() && !see_ge(self.pos.chess(), mv, 0) {
                     continue;
                 }
             }
@@ -688,24 +693,23 @@ impl<'a> Worker<'a> {
         }
     }
 
-    fn order(&self, legal: MoveList, tt_move: Option<Move>, ply: usize) -> MovePicker {
+    /// The table move, killers and counter move that order this node's moves.
+    fn ordering_hints(&self, tt_move: Option<Move>, ply: usize) -> OrderingHints {
         let side = self.pos.turn() as usize;
-        let history = &self.history[side];
-        let counter = self.previous_move(ply).and_then(|previous| {
-            let from = previous.from().map_or(0, |sq| sq as usize);
-            self.counter_moves[side][from][previous.to() as usize]
-        });
-        let hints = OrderingHints { tt_move, killers: self.killers[ply], counter };
-        MovePicker::new(self.pos.chess(), legal, hints, |mv| {
-            let from = mv.from().map_or(0, |sq| sq as usize);
-            history[from][mv.to() as usize]
-        })
+        let counter = self
+            .previous_move(ply)
+            .and_then(|previous| self.counter_moves[side][from_index(previous)][previous.to() as usize]);
+        OrderingHints { tt_move, killers: self.killers[ply], counter }
+    }
+
+    /// A quiet move's ordering score before it is made: the side to move's history of it.
+    fn quiet_order_score(&self, mv: Move) -> i32 {
+        self.history[self.pos.turn() as usize][from_index(mv)][mv.to() as usize]
     }
 
     fn history_of(&self, mv: Move) -> i32 {
-        let from = mv.from().map_or(0, |sq| sq as usize);
         // Called after `make`, so the mover is the side not to move.
-        self.history[(!self.pos.turn()) as usize][from][mv.to() as usize]
+        self.history[(!self.pos.turn()) as usize][from_index(mv)][mv.to() as usize]
     }
 
     /// A quiet move caused a cutoff: make it a killer and the counter to the previous move, and
@@ -889,6 +893,11 @@ impl<'a> Worker<'a> {
             pv: root_move.pv.clone(),
         }));
     }
+}
+
+/// The from-square index of a move for the history tables (a drop has none; this engine has none).
+fn from_index(mv: Move) -> usize {
+    mv.from().map_or(0, |sq| sq as usize)
 }
 
 /// What the singular test says about a node's table move.
