@@ -78,7 +78,9 @@ impl MovePicker {
     pub fn next_move(&mut self, pos: &Chess, history: impl Fn(Move) -> i32) -> Option<Move> {
         if !self.rest_scored {
             if self.next == 0 {
-                if let Some(index) = self.hints.tt_move.and_then(|tt| self.moves.iter().position(|&m| m == tt)) {
+                if let Some(index) =
+                    self.hints.tt_move.and_then(|tt| self.moves.iter().position(|&m| m == tt))
+                {
                     self.moves.swap(0, index);
                     self.next = 1;
                     return Some(self.moves[0]);
@@ -160,7 +162,8 @@ mod tests {
             (mv("e1f2"), mv("e4d5"), mv("c3b5"), mv("d1d2"), mv("c3a4"), mv("d1d5"));
         let hints =
             OrderingHints { tt_move: Some(tt), killers: [Some(killer), None], counter: Some(counter) };
-        let picked = MovePicker::new(pos.legal_moves(), hints).drain(&pos, |m| if m == quiet { 500 } else { 0 });
+        let picked =
+            MovePicker::new(pos.legal_moves(), hints).drain(&pos, |m| if m == quiet { 500 } else { 0 });
         let rank = |m: Move| picked.iter().position(|&p| p == m).unwrap();
         assert_eq!(rank(tt), 0);
         assert_eq!(rank(good), 1);
