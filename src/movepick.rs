@@ -58,7 +58,8 @@ pub struct OrderingHints {
 /// Stage one hands out the table move alone, before anything is scored: it causes most cutoffs,
 /// and then no capture's static exchange was evaluated in vain. Stage two scores the rest and
 /// picks them lazily (selection sort), since a cutoff usually comes after the first few. The
-/// order is exactly that of scoring everything at once, so the search's node count is unchanged.
+/// order is that of scoring everything at once, except that quiets are ranked by the history as
+/// the table move's subtree left it.
 /// The moves live in a fixed-size list: no heap allocation per node.
 pub struct MovePicker {
     moves: MoveList,
