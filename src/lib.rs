@@ -16,11 +16,13 @@
 
 pub mod analyze;
 pub mod bench;
+pub mod data;
 pub mod datagen;
 pub mod engine;
 pub mod eval;
 pub mod memory;
 pub mod movepick;
+pub mod nnue;
 pub mod options;
 pub mod perft;
 pub mod position;
@@ -31,6 +33,7 @@ pub mod see;
 pub mod strength;
 pub mod tablebase;
 pub mod time;
+pub mod train;
 pub mod tt;
 pub mod tune;
 pub mod uci;

@@ -4,6 +4,8 @@
 //! model's fit. Any other arguments are UCI commands, one per argument, run in order before the
 //! program exits (OpenBench runs `patina "genfens N seed S book B" "quit"`).
 
+mod cli_learning;
+
 use clap::{Parser, Subcommand};
 use patina::datagen::{DatagenEvent, DatagenRequest};
 use patina::options::EngineOptions;
@@ -142,6 +144,11 @@ enum CliCommand {
         #[arg(long, value_name = "POSITIONS")]
         limit: Option<usize>,
     },
+    /// Training data tools: convert, stats, shuffle, interleave.
+    #[command(subcommand)]
+    Data(cli_learning::DataCommand),
+    /// Trains the evaluation network on datagen records and writes a net file.
+    Train(cli_learning::TrainArgs),
     /// Analyse a position (board, lines as the search deepens) or every game of a PGN file
     /// (annotated PGN, evaluation graph, a summary per game).
     Analyze(AnalyzeArgs),
@@ -390,6 +397,8 @@ fn main() -> ExitCode {
             wdl_fit(FitRequest { data, out, limit, command_line: command_line() })
         }
         Some(CliCommand::Analyze(args)) => analyze(args),
+        Some(CliCommand::Data(command)) => cli_learning::data(command),
+        Some(CliCommand::Train(args)) => cli_learning::train(args),
         Some(CliCommand::Bench { depth, threads }) => {
             let result = patina::bench::run(depth, threads.into(), |index, fen, position| {
                 let ms = position.elapsed.as_secs_f64() * 1000.0;

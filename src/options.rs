@@ -34,6 +34,8 @@ pub struct EngineOptions {
     pub syzygy_probe_depth: i32,
     pub syzygy_probe_limit: usize,
     pub syzygy_50_move_rule: bool,
+    /// `EvalFile`: a net file to evaluate with; empty for the one compiled in.
+    pub eval_file: String,
 }
 
 impl Default for EngineOptions {
@@ -54,6 +56,7 @@ impl Default for EngineOptions {
             syzygy_probe_depth: 1,
             syzygy_probe_limit: 7,
             syzygy_50_move_rule: true,
+            eval_file: String::new(),
         }
     }
 }
@@ -97,9 +100,10 @@ pub const SYZYGY_PROBE_DEPTH: OptionSpec =
 pub const SYZYGY_PROBE_LIMIT: OptionSpec =
     OptionSpec { name: "SyzygyProbeLimit", kind: OptionKind::Spin { min: 0, max: 7 } };
 pub const SYZYGY_50_MOVE_RULE: OptionSpec = OptionSpec { name: "Syzygy50MoveRule", kind: OptionKind::Check };
+pub const EVAL_FILE: OptionSpec = OptionSpec { name: "EvalFile", kind: OptionKind::Text };
 
 /// Every option, in the order `uci` lists them.
-pub const ALL: [OptionSpec; 15] = [
+pub const ALL: [OptionSpec; 16] = [
     HASH,
     THREADS,
     MULTIPV,
@@ -115,6 +119,7 @@ pub const ALL: [OptionSpec; 15] = [
     SYZYGY_PROBE_DEPTH,
     SYZYGY_PROBE_LIMIT,
     SYZYGY_50_MOVE_RULE,
+    EVAL_FILE,
 ];
 
 /// How GUIs write an empty string option's value.
@@ -140,6 +145,8 @@ pub enum OptionChange {
     SyzygyProbeDepth(i32),
     SyzygyProbeLimit(usize),
     Syzygy50MoveRule(bool),
+    /// A net file, or empty for the compiled-in net.
+    EvalFile(String),
 }
 
 /// Why a `setoption` was refused.
@@ -198,6 +205,8 @@ impl EngineOptions {
             "SyzygyProbeDepth" => self.syzygy_probe_depth.to_string(),
             "SyzygyProbeLimit" => self.syzygy_probe_limit.to_string(),
             "Syzygy50MoveRule" => self.syzygy_50_move_rule.to_string(),
+            "EvalFile" if self.eval_file.is_empty() => EMPTY_TEXT.to_string(),
+            "EvalFile" => self.eval_file.clone(),
             _ => String::new(),
         }
     }
@@ -219,6 +228,7 @@ impl EngineOptions {
             OptionChange::SyzygyProbeDepth(depth) => self.syzygy_probe_depth = depth,
             OptionChange::SyzygyProbeLimit(pieces) => self.syzygy_probe_limit = pieces,
             OptionChange::Syzygy50MoveRule(on) => self.syzygy_50_move_rule = on,
+            OptionChange::EvalFile(ref path) => self.eval_file = path.clone(),
             OptionChange::ClearHash => {}
         }
     }
@@ -245,6 +255,7 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<OptionChange, Opt
         ("Syzygy50MoveRule", Value::Flag(on)) => OptionChange::Syzygy50MoveRule(on),
         ("Debug Log File", Value::Text(path)) => OptionChange::DebugLogFile(path),
         ("SyzygyPath", Value::Text(path)) => OptionChange::SyzygyPath(path),
+        ("EvalFile", Value::Text(path)) => OptionChange::EvalFile(path),
         ("Clear Hash", Value::Press) => OptionChange::ClearHash,
         // Only a declared option missing here reaches this; a test runs every declaration.
         (declared, _) => return Err(OptionError(format!("option '{declared}' is not handled"))),

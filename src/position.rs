@@ -9,6 +9,7 @@
 //! Invariant: `key` always equals `board.zobrist_hash(EnPassantMode::Legal)`, and `history`
 //! holds the keys of all earlier positions in order (game moves, then search moves).
 
+use crate::nnue::{AccumulatorStack, Network};
 use shakmaty::attacks;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
@@ -49,6 +50,8 @@ pub struct Position {
     history: Vec<u64>,
     /// Boards to restore on `unmake`, parallel to the search part of `history`.
     undo: Vec<Chess>,
+    /// The network's accumulators along `undo` and the current board, computed lazily.
+    accumulators: AccumulatorStack,
 }
 
 impl Default for Position {
@@ -70,7 +73,14 @@ impl Position {
     /// Wraps an already-validated shakmaty position with empty history.
     pub fn from_chess(board: Chess, mode: CastlingMode) -> Position {
         let key = full_key(&board);
-        Position { board, key, mode, history: Vec::new(), undo: Vec::new() }
+        Position {
+            board,
+            key,
+            mode,
+            history: Vec::new(),
+            undo: Vec::new(),
+            accumulators: AccumulatorStack::default(),
+        }
     }
 
     /// Parses a FEN (standard, X-FEN or Shredder-FEN). With `chess960` off, castling rights
@@ -114,6 +124,7 @@ impl Position {
     pub fn play_game_move(&mut self, m: Move) {
         self.make(m);
         self.undo.clear();
+        self.accumulators.reset();
     }
 
     /// Plays a legal move, remembering how to undo it.
@@ -123,6 +134,7 @@ impl Position {
         self.history.push(self.key);
         self.undo.push(self.board.clone());
         self.board.play_unchecked(m);
+        self.accumulators.push();
         self.key = match next_key {
             Some(key) => key.0,
             None => full_key(&self.board),
@@ -134,6 +146,7 @@ impl Position {
         if let (Some(board), Some(key)) = (self.undo.pop(), self.history.pop()) {
             self.board = board;
             self.key = key;
+            self.accumulators.pop();
         }
     }
 
@@ -150,8 +163,20 @@ impl Position {
         };
         self.history.push(self.key);
         self.undo.push(std::mem::replace(&mut self.board, next));
+        self.accumulators.push();
         self.key = full_key(&self.board);
         true
+    }
+
+    /// The network's evaluation in centipawns for the side to move, updating the accumulators
+    /// from the nearest position already evaluated.
+    pub fn evaluate_network(&mut self, net: &Network) -> i32 {
+        let (undo, board) = (&self.undo, &self.board);
+        let pair = self.accumulators.current(net, |index| undo.get(index).unwrap_or(board).board());
+        match board.turn() {
+            Color::White => net.evaluate(&pair[0], &pair[1]),
+            Color::Black => net.evaluate(&pair[1], &pair[0]),
+        }
     }
 
     pub fn chess(&self) -> &Chess {

@@ -122,6 +122,7 @@ fn handshake_lists_identity_and_every_option() {
             "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
             "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
             "option name Syzygy50MoveRule type check default true",
+            "option name EvalFile type string default <empty>",
         ]
     );
     assert_eq!(lines.len(), 2 + options.len() + 1, "only id, option and uciok lines: {lines:?}");

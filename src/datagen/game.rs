@@ -10,15 +10,18 @@
 //! draw after `DRAW_FROM_PLY` when the score stayed within `DRAW_SCORE_CP` for `DRAW_PLIES`
 //! plies, and a draw at `MAX_GAME_PLIES`. Plies are counted from the end of the opening.
 //!
-//! A position is kept only when its label is likely to mean something for a static
-//! evaluation: the side to move is not in check, the best move is neither a capture nor a
-//! promotion (the position is "quiet"), and the score is not a mate score.
+//! Every searched position is recorded with what the search said of it (score, mate, whether
+//! the best move captures or promotes). The binary records (`data`) keep them all, flagged, for
+//! the reader's filter to choose from; the older text format writes only the positions whose
+//! label is likely to mean something for a static evaluation: the side to move is not in
+//! check, the best move is neither a capture nor a promotion, and the score is not a mate.
 
+use crate::data::{DataResult, GamePlace, PackedPosition, SearchLabel};
 use crate::position::Position;
 use crate::rules;
 use crate::search::{self, Score, SearchControl, SearchLimits};
 use crate::tt::TranspositionTable;
-use shakmaty::{Color, Move};
+use shakmaty::{Chess, Color, Move, Position as _};
 use std::fmt::Write as _;
 
 /// Score (centipawns) at which the losing side resigns.
@@ -64,21 +67,69 @@ impl GameResult {
     }
 }
 
-/// A finished game: the kept positions (FEN, White's score in centipawns) and the result.
+/// One searched position of a game and what the search said of it.
+#[derive(Debug, Clone)]
+pub struct SearchedPosition {
+    pub board: Chess,
+    /// The search score, White's view, mates as `MATE_AS_CP`.
+    pub white_cp: i32,
+    pub mate: bool,
+    pub best_is_capture: bool,
+    pub best_is_promotion: bool,
+}
+
+impl SearchedPosition {
+    /// Whether the text format keeps it (see the module comment).
+    pub fn is_quiet(&self) -> bool {
+        !self.board.is_check() && !self.best_is_capture && !self.best_is_promotion && !self.mate
+    }
+}
+
+/// A finished game: every searched position, in order, and the result.
 #[derive(Debug, Clone)]
 pub struct GameRecord {
-    pub positions: Vec<(String, i32)>,
+    pub positions: Vec<SearchedPosition>,
     pub result: GameResult,
 }
 
 impl GameRecord {
-    /// The game's lines, `FEN | score | result` each, newline-terminated.
+    /// The quiet positions as text lines, `FEN | score | result` each, newline-terminated.
     pub fn to_text(&self) -> String {
         let mut text = String::new();
-        for (fen, score) in &self.positions {
-            let _ = writeln!(text, "{fen} | {score} | {}", self.result.label());
+        for position in self.positions.iter().filter(|p| p.is_quiet()) {
+            let fen = shakmaty::fen::Fen::from_position(&position.board, shakmaty::EnPassantMode::Legal);
+            let _ = writeln!(text, "{fen} | {} | {}", position.white_cp, self.result.label());
         }
         text
+    }
+
+    /// Positions `to_text` writes.
+    pub fn quiet_count(&self) -> usize {
+        self.positions.iter().filter(|p| p.is_quiet()).count()
+    }
+
+    /// Every position as a 32-byte record, the first marked as the game's start.
+    pub fn to_records(&self) -> Vec<u8> {
+        let result = match self.result {
+            GameResult::WhiteWins => DataResult::WhiteWins,
+            GameResult::Draw => DataResult::Draw,
+            GameResult::BlackWins => DataResult::BlackWins,
+        };
+        let mut bytes = Vec::with_capacity(self.positions.len() * crate::data::RECORD_BYTES);
+        for (ply, position) in self.positions.iter().enumerate() {
+            let label = SearchLabel {
+                white_score: position.white_cp,
+                mate: position.mate,
+                best_is_capture: position.best_is_capture,
+                best_is_promotion: position.best_is_promotion,
+            };
+            let place = GamePlace { ply: ply as u32, game_start: ply == 0, result };
+            // A legal game position always packs (at most 32 pieces, one king a side).
+            if let Ok(record) = PackedPosition::pack(&position.board, label, place) {
+                bytes.extend_from_slice(record.as_bytes());
+            }
+        }
+        bytes
     }
 }
 
@@ -136,9 +187,15 @@ fn rules_result(pos: &Position) -> Option<GameResult> {
     }
 }
 
-/// Whether a searched position goes into the data (see the module comment).
-fn is_kept(pos: &Position, best: Move, score: Score) -> bool {
-    !pos.is_check() && !best.is_capture() && !best.is_promotion() && matches!(score, Score::Centipawns(_))
+/// What the search said of `pos`.
+fn searched(pos: &Position, best: Move, score: Score, white_cp: i32) -> SearchedPosition {
+    SearchedPosition {
+        board: pos.chess().clone(),
+        white_cp,
+        mate: matches!(score, Score::Mate(_)),
+        best_is_capture: best.is_capture(),
+        best_is_promotion: best.is_promotion(),
+    }
 }
 
 /// Plays the game from `start` to its end, searching `nodes` nodes per move on one thread with
@@ -159,9 +216,7 @@ pub fn play(start: Position, nodes: u64, tt: &TranspositionTable) -> GameRecord 
         let control = SearchControl::new(false);
         let outcome = search::run(&pos, &limits, tt, &control, &|_| {});
         let white_cp = white_centipawns(outcome.score, pos.turn());
-        if is_kept(&pos, outcome.best, outcome.score) {
-            positions.push((pos.fen(), white_cp));
-        }
+        positions.push(searched(&pos, outcome.best, outcome.score, white_cp));
         if let Some(result) = adjudicator.update(ply, white_cp) {
             break result;
         }
@@ -230,12 +285,30 @@ mod tests {
         assert!(record.positions.is_empty());
     }
 
+    fn position(fen: &str, white_cp: i32, best_is_capture: bool) -> SearchedPosition {
+        let board = Position::from_fen(fen, false).unwrap().chess().clone();
+        SearchedPosition { board, white_cp, mate: false, best_is_capture, best_is_promotion: false }
+    }
+
     #[test]
     fn lines_have_fen_score_and_result() {
         let record = GameRecord {
-            positions: vec![("8/8/4k3/8/8/3BK3/8/8 w - - 0 1".into(), -12)],
+            positions: vec![
+                position("8/8/4k3/8/8/3BK3/8/8 w - - 0 1", -12, false),
+                position("8/8/4k3/8/8/3BK3/8/8 b - - 0 1", 30, true),
+            ],
             result: GameResult::Draw,
         };
-        assert_eq!(record.to_text(), "8/8/4k3/8/8/3BK3/8/8 w - - 0 1 | -12 | 0.5\n");
+        assert_eq!(
+            record.to_text(),
+            "8/8/4k3/8/8/3BK3/8/8 w - - 0 1 | -12 | 0.5\n",
+            "the capture is not quiet"
+        );
+        assert_eq!(record.quiet_count(), 1);
+        let bytes = record.to_records();
+        assert_eq!(bytes.len(), 64, "records keep every position");
+        let second = PackedPosition::from_bytes(bytes[32..].try_into().unwrap()).unwrap();
+        assert!(second.best_is_capture() && !second.is_game_start() && second.ply() == 1);
+        assert_eq!((second.white_score(), second.result()), (30, DataResult::Draw));
     }
 }

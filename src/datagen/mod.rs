@@ -1,9 +1,11 @@
 //! Self-play data generation for evaluation tuning (`patina datagen`) and OpenBench's
 //! `genfens` opening generator.
 //!
-//! `run` plays games on worker threads and appends one line per kept position to the output
-//! file: `FEN | score | result`, the score in centipawns and the result (`1.0`, `0.5`, `0.0`)
-//! both from White's point of view. Game `i` is a pure function of `(seed, i)`: its opening is
+//! `run` plays games on worker threads and appends them to the output file: as 32-byte
+//! records (`data`), one per searched position with its flags, or, when the file name ends in
+//! `.txt`, as the older text lines `FEN | score | result` (score in centipawns and result `1.0`,
+//! `0.5`, `0.0`, both from White's point of view) for the quiet positions only, which
+//! `patina tune` and `patina wdl-fit` read. Game `i` is a pure function of `(seed, i)`: its opening is
 //! drawn from `Rng::for_item(seed, i)` (`opening.rs`) and every move is a single-threaded,
 //! node-limited search on a table cleared for the game (`game.rs`). Workers (`runner.rs`) take
 //! the next game index from a shared counter; finished games come back over a channel and the
@@ -30,6 +32,24 @@ use crate::tt::AllocationError;
 use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
+
+/// How games are written, chosen by the output file's name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DataFormat {
+    /// 32-byte records of every searched position (`data`): any name but `*.txt`.
+    Records,
+    /// `FEN | score | result` lines of the quiet positions: `*.txt`.
+    Text,
+}
+
+impl DataFormat {
+    pub fn of(path: &std::path::Path) -> DataFormat {
+        match path.extension().and_then(|ext| ext.to_str()) {
+            Some(ext) if ext.eq_ignore_ascii_case("txt") => DataFormat::Text,
+            _ => DataFormat::Records,
+        }
+    }
+}
 
 /// Nodes searched per move when neither the command nor the sidecar says.
 pub const DEFAULT_NODES: u64 = 5000;

@@ -121,14 +121,15 @@ impl Output {
         &self.checkpoint
     }
 
-    /// Appends one whole game (`positions` lines of `text`) and records it in the sidecar.
-    pub fn append_game(&mut self, text: &str, positions: u64) -> Result<(), DatagenError> {
-        self.file.write_all(text.as_bytes()).map_err(io_error(&self.out, "write"))?;
+    /// Appends one whole game (`positions` lines or records in `bytes`) and records it in the
+    /// sidecar.
+    pub fn append_game(&mut self, bytes: &[u8], positions: u64) -> Result<(), DatagenError> {
+        self.file.write_all(bytes).map_err(io_error(&self.out, "write"))?;
         self.file.flush().map_err(io_error(&self.out, "write"))?;
         self.file.sync_data().map_err(io_error(&self.out, "sync"))?;
         self.checkpoint.games += 1;
         self.checkpoint.positions += positions;
-        self.checkpoint.bytes += text.len() as u64;
+        self.checkpoint.bytes += bytes.len() as u64;
         self.save_checkpoint()
     }
 
@@ -242,7 +243,7 @@ mod tests {
         let _ = std::fs::remove_file(sidecar_path(&out));
 
         let mut output = Output::open(&request(&out, Some(7))).unwrap();
-        output.append_game("a | 1 | 0.5\n", 1).unwrap();
+        output.append_game(b"a | 1 | 0.5\n", 1).unwrap();
         drop(output);
         std::fs::OpenOptions::new().append(true).open(&out).unwrap().write_all(b"half a li").unwrap();
 

@@ -10,7 +10,7 @@ use super::book::Book;
 use super::game::{self, GameRecord};
 use super::opening::{self, OpeningSource};
 use super::progress::Output;
-use super::{DatagenError, DatagenEvent, DatagenRequest, Progress};
+use super::{DataFormat, DatagenError, DatagenEvent, DatagenRequest, Progress};
 use crate::rng::Rng;
 use crate::tt::TranspositionTable;
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
@@ -119,7 +119,9 @@ pub fn run(
         first_game: checkpoint.games,
         games: request.games,
     });
-    let mut writer = Writer { output: &mut output, total: request.games, run_games: 0, run_positions: 0 };
+    let format = DataFormat::of(&request.out);
+    let mut writer =
+        Writer { output: &mut output, format, total: request.games, run_games: 0, run_positions: 0 };
     if checkpoint.games >= request.games {
         return Ok(writer.progress(Duration::ZERO));
     }
@@ -156,6 +158,7 @@ pub fn run(
 /// Writes finished games in index order and reports progress.
 struct Writer<'a> {
     output: &'a mut Output,
+    format: DataFormat,
     total: u64,
     run_games: u64,
     run_positions: u64,
@@ -217,8 +220,12 @@ impl Writer<'_> {
     /// Writes every waiting game that continues the file without a gap.
     fn write_ready(&mut self, waiting: &mut BTreeMap<u64, GameRecord>) -> Result<(), DatagenError> {
         while let Some(record) = waiting.remove(&self.output.checkpoint().games) {
-            let positions = record.positions.len() as u64;
-            self.output.append_game(&record.to_text(), positions)?;
+            let (bytes, positions) = match self.format {
+                DataFormat::Records => (record.to_records(), record.positions.len()),
+                DataFormat::Text => (record.to_text().into_bytes(), record.quiet_count()),
+            };
+            let positions = positions as u64;
+            self.output.append_game(&bytes, positions)?;
             self.run_games += 1;
             self.run_positions += positions;
         }

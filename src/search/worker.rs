@@ -6,8 +6,8 @@
 
 use super::params::*;
 use super::{IterationReport, RootLine, Score, ScoreBound, SearchControl, SearchEvent, SearchLimits};
-use crate::eval::evaluate;
 use crate::movepick::{gain_estimate, is_quiet, MovePicker, OrderingHints};
+use crate::nnue::Network;
 use crate::position::Position;
 use crate::see::see_ge;
 use crate::tablebase::Outcome;
@@ -15,6 +15,7 @@ use crate::tt::{decode_move, encode_move, Bound, TranspositionTable, TtHit};
 use once_cell::sync::Lazy;
 use shakmaty::{Move, MoveList, Position as _, Role};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 /// `LMR_TABLE[depth][move_number]`: plies to reduce a late quiet move.
 static LMR_TABLE: Lazy<Box<[[i32; 64]; 64]>> = Lazy::new(|| {
@@ -107,6 +108,9 @@ pub struct Worker<'a> {
     double_extensions: [u8; MAX_PLY + 1],
     /// Depth of the iteration under way: extensions stop beyond twice this many plies.
     root_depth: i32,
+    /// The evaluation network, fixed for the whole search (an `EvalFile` load waits for the
+    /// next); `None` while the hand-written evaluation plays.
+    network: Option<Arc<Network>>,
 }
 
 impl<'a> Worker<'a> {
@@ -133,6 +137,7 @@ impl<'a> Worker<'a> {
             completed_depth: 0,
             completed_lines: Vec::new(),
             stopped: false,
+            network: crate::nnue::active(),
             stable_iterations: 0,
             last_iteration_score: -INFINITY,
             killers: Box::new([[None; 2]; MAX_PLY + 1]),
@@ -303,7 +308,7 @@ impl<'a> Worker<'a> {
             return score;
         }
         if ply >= MAX_PLY {
-            return if in_check { DRAW } else { evaluate(self.pos.chess()) };
+            return if in_check { DRAW } else { self.static_eval() };
         }
         alpha = alpha.max(-MATE + ply as i32);
         beta = beta.min(MATE - ply as i32 - 1);
@@ -338,7 +343,7 @@ impl<'a> Worker<'a> {
         } else if in_check {
             -INFINITY
         } else {
-            hit.map_or_else(|| evaluate(self.pos.chess()), |hit| hit.eval)
+            hit.map_or_else(|| self.static_eval(), |hit| hit.eval)
         };
         self.eval_stack[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.eval_stack[ply - 2];
@@ -581,7 +586,7 @@ impl<'a> Worker<'a> {
             return score;
         }
         if ply >= MAX_PLY {
-            return if in_check { DRAW } else { evaluate(self.pos.chess()) };
+            return if in_check { DRAW } else { self.static_eval() };
         }
 
         let key = self.pos.key();
@@ -595,7 +600,7 @@ impl<'a> Worker<'a> {
 
         // Stand pat: the side to move may decline every capture (not when in check).
         let stand_pat =
-            if in_check { -INFINITY } else { hit.map_or_else(|| evaluate(self.pos.chess()), |hit| hit.eval) };
+            if in_check { -INFINITY } else { hit.map_or_else(|| self.static_eval(), |hit| hit.eval) };
         if stand_pat >= beta {
             return stand_pat;
         }
@@ -749,6 +754,14 @@ impl<'a> Worker<'a> {
     }
 
     /// Counts the node budget and checks stop conditions; true once the search must unwind.
+    /// The static evaluation of the current position, side to move's view.
+    fn static_eval(&mut self) -> i32 {
+        match &self.network {
+            Some(network) => self.pos.evaluate_network(network),
+            None => crate::eval::evaluate(self.pos.chess()),
+        }
+    }
+
     fn poll(&mut self) -> bool {
         if self.stopped {
             return true;

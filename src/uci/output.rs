@@ -124,6 +124,19 @@ pub fn board(pos: &Position) -> String {
     text
 }
 
+/// The `eval` command's last line: the network's view, and which of the two the search uses.
+pub fn network_eval_line(white_cp: i32, net_hash: u64, net_plays: bool) -> String {
+    let playing = if net_plays {
+        "what the search uses; the table above is the hand-written evaluation"
+    } else {
+        "not playing: the search uses the hand-written evaluation above"
+    };
+    format!(
+        "\nNetwork evaluation: {:+.2} (white side; net {net_hash:016x}, {playing})",
+        white_cp as f64 / 100.0
+    )
+}
+
 /// The `eval` command: each term for both sides, middlegame and endgame, then the total.
 pub fn eval_table(breakdown: &Breakdown) -> String {
     let mut text = String::from("     Term      |    White    |    Black    |    Total\n");

@@ -98,6 +98,10 @@ pub struct Session<W: Write> {
 impl<W: Write> Session<W> {
     pub fn new(options: EngineOptions, out: W) -> Result<(Session<W>, Receiver<SearchEvent>), String> {
         let (engine, events) = Engine::new(options.hash_mib).map_err(|e| e.to_string())?;
+        if !options.eval_file.is_empty() {
+            crate::nnue::load_active(std::path::Path::new(&options.eval_file))
+                .map_err(|e| format!("eval_file '{}': {e}", options.eval_file))?;
+        }
         let mode = castling_mode(options.chess960);
         let session = Session {
             out,
@@ -215,7 +219,14 @@ impl<W: Write> Session<W> {
             },
             Command::Eval => match &self.position {
                 Some(pos) => {
-                    let text = output::eval_table(&eval::breakdown(pos.chess()));
+                    let mut text = output::eval_table(&eval::breakdown(pos.chess()));
+                    let (net, plays) = match crate::nnue::active() {
+                        Some(net) => (net, true),
+                        None => (crate::nnue::default_network(), false),
+                    };
+                    let own = pos.clone().evaluate_network(&net);
+                    let white = if pos.turn() == shakmaty::Color::White { own } else { -own };
+                    text.push_str(&output::network_eval_line(white, net.hash(), plays));
                     self.say(&text);
                 }
                 None => self.error("no valid position"),
@@ -292,6 +303,20 @@ impl<W: Write> Session<W> {
                         }
                         Err(error) => return self.error(&format!("SyzygyPath: {error}; tables unchanged")),
                     }
+                }
+            }
+            OptionChange::EvalFile(ref path) => {
+                let loaded = if path.is_empty() {
+                    Ok(crate::nnue::reset_active())
+                } else {
+                    crate::nnue::load_active(std::path::Path::new(path)).map(Some)
+                };
+                match loaded {
+                    Ok(Some(net)) => {
+                        self.say(&format!("info string EvalFile: net {:016x} loaded", net.hash()))
+                    }
+                    Ok(None) => self.say("info string EvalFile: the hand-written evaluation plays"),
+                    Err(error) => return self.error(&format!("EvalFile: {error}; the net is unchanged")),
                 }
             }
             OptionChange::DebugLogFile(ref path) => {

@@ -1,0 +1,167 @@
+//! The binary's `patina data` and `patina train` subcommands (part of `main.rs`, not the
+//! library): clap definitions and the thin glue that runs `patina::data::tools` and
+//! `patina::train` and prints what they report.
+
+use clap::Subcommand;
+use patina::data::{tools, Filter};
+use patina::train::TrainRequest;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// `patina data VERB`.
+#[derive(Subcommand)]
+pub enum DataCommand {
+    /// Converts `FEN | score | result` text files (the older datagen format) into records.
+    Convert {
+        /// Text files, in order.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+    },
+    /// Counts positions, games, results, score and piece-count histograms.
+    Stats {
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// What to drop while reading: none, or a list of check, noisy, mate, early=N.
+        #[arg(long, default_value = "none")]
+        filter: Filter,
+    },
+    /// Writes the positions of all inputs in a random order (each becomes its own game).
+    Shuffle {
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value = "none")]
+        filter: Filter,
+    },
+    /// Merges whole games of several files in a random order.
+    Interleave {
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value = "none")]
+        filter: Filter,
+    },
+}
+
+/// `patina train`'s arguments.
+#[derive(clap::Args)]
+pub struct TrainArgs {
+    /// A record file from `patina datagen` or `patina data`; repeat for several.
+    #[arg(long, value_name = "FILE", required = true)]
+    data: Vec<PathBuf>,
+    /// The net file to write; OUT.ckpt beside it is the checkpoint a rerun resumes from.
+    #[arg(long, value_name = "FILE.nnue")]
+    out: PathBuf,
+    /// Hidden neurons per perspective (the engine is built for one size).
+    #[arg(long, default_value_t = patina::nnue::HIDDEN)]
+    hidden: usize,
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..))]
+    epochs: u32,
+    /// Positions per optimiser step.
+    #[arg(long, default_value_t = 16384, value_parser = clap::value_parser!(u64).range(1..))]
+    batch: u64,
+    /// AdamW's starting learning rate (a cosine schedule takes it to 1% by the end).
+    #[arg(long, default_value_t = 0.001)]
+    lr: f32,
+    /// AdamW's decoupled weight decay.
+    #[arg(long, default_value_t = 0.01)]
+    weight_decay: f32,
+    /// Target = LAMBDA * result + (1 - LAMBDA) * sigmoid(score / scale).
+    #[arg(long, default_value_t = 0.5)]
+    lambda: f32,
+    /// Centipawns per logit of the target's sigmoid [default: fitted to the data].
+    #[arg(long, value_name = "CP")]
+    wdl_scale: Option<f32>,
+    /// Share of the games held out for validation.
+    #[arg(long, value_name = "F", default_value_t = 0.05)]
+    validation_fraction: f64,
+    /// What to drop while reading.
+    #[arg(long, default_value = "check,noisy,mate")]
+    filter: Filter,
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: u16,
+    /// Seed of the starting weights and of the shuffles.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Read at most this many positions in all, the first ones.
+    #[arg(long, value_name = "POSITIONS")]
+    limit: Option<usize>,
+}
+
+/// Prints to stdout, ignoring a closed pipe (`patina data stats FILE | head`).
+fn show(text: &str) {
+    use std::io::Write;
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+}
+
+fn finish(verb: &str, outcome: Result<(), String>) -> ExitCode {
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("patina: {verb}: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs a `patina data` verb.
+pub fn data(command: DataCommand) -> ExitCode {
+    match command {
+        DataCommand::Convert { inputs, out } => finish(
+            "data convert",
+            tools::convert(&inputs, &out).map(|report| {
+                show(&format!(
+                    "{} lines -> {} records in {} games; {} bad lines\n",
+                    report.lines, report.records, report.games, report.bad_lines
+                ));
+                report.first_errors.iter().for_each(|error| eprintln!("  {error}"));
+            }),
+        ),
+        DataCommand::Stats { inputs, filter } => {
+            finish("data stats", tools::stats(&inputs, filter).map(|stats| show(&stats.to_string())))
+        }
+        DataCommand::Shuffle { inputs, out, seed, filter } => finish(
+            "data shuffle",
+            tools::shuffle(&inputs, &out, seed, filter)
+                .map(|n| show(&format!("{n} records -> {}\n", out.display()))),
+        ),
+        DataCommand::Interleave { inputs, out, seed, filter } => finish(
+            "data interleave",
+            tools::interleave(&inputs, &out, seed, filter)
+                .map(|n| show(&format!("{n} records -> {}\n", out.display()))),
+        ),
+    }
+}
+
+/// Runs `patina train`; progress overwrites one line of stderr, epochs get a line each.
+pub fn train(args: TrainArgs) -> ExitCode {
+    let request = TrainRequest {
+        data: args.data,
+        out: args.out,
+        hidden: args.hidden,
+        epochs: args.epochs,
+        batch: args.batch as usize,
+        learning_rate: args.lr,
+        weight_decay: args.weight_decay,
+        lambda: args.lambda,
+        wdl_scale: args.wdl_scale,
+        validation_fraction: args.validation_fraction,
+        filter: args.filter,
+        threads: args.threads as usize,
+        seed: args.seed,
+        limit: args.limit,
+    };
+    let outcome = patina::train::run(&request, |event| match event {
+        patina::train::TrainEvent::Progress { .. } => eprint!("\rtrain: {event}   "),
+        _ => eprintln!("\rtrain: {event}"),
+    });
+    finish("train", outcome.map(|_| ()))
+}

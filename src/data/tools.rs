@@ -1,0 +1,316 @@
+//! The `patina data` verbs: `convert` (older text lines to records), `stats` (what a data set
+//! holds), `shuffle` (positions in random order) and `interleave` (whole games of several files
+//! in random order). Each reads through the shared reader and its filter and reports counts;
+//! `main.rs` prints them.
+//!
+//! `shuffle` breaks games apart, so it marks every record as its own game: a trainer that holds
+//! out whole games then holds out single positions, which is all a shuffled file still allows.
+//! `interleave` keeps games whole, so shuffle only what no trainer will split by games.
+
+use super::format::{DataResult, GamePlace, PackedPosition, SearchLabel};
+use super::io::{read_text_line, RecordReader, RecordWriter};
+use super::Filter;
+use crate::rng::Rng;
+use shakmaty::{Color, Position as _};
+use std::fmt;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+
+/// What `convert` did.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct ConvertReport {
+    pub lines: u64,
+    pub records: u64,
+    pub games: u64,
+    /// Lines that were not valid data, with the first few reasons.
+    pub bad_lines: u64,
+    pub first_errors: Vec<String>,
+}
+
+/// Converts `FEN | score | result` files into one record file. Game starts are inferred as
+/// `patina tune` does (a new file, a lower move number or another result than the line
+/// before); a record's ply counts from its game's first kept line.
+pub fn convert(inputs: &[PathBuf], out: &Path) -> Result<ConvertReport, String> {
+    let mut writer = RecordWriter::create(out).map_err(|e| e.to_string())?;
+    let mut report = ConvertReport::default();
+    for input in inputs {
+        let file = std::fs::File::open(input).map_err(|e| format!("{}: {e}", input.display()))?;
+        // (fullmove, result, first ply index) of the game the last line belonged to.
+        let mut game: Option<(u32, u8, u32)> = None;
+        for (number, line) in BufReader::new(file).lines().enumerate() {
+            let line = line.map_err(|e| format!("{}: {e}", input.display()))?;
+            report.lines += 1;
+            let parsed = match read_text_line(&line) {
+                Ok(Some(parsed)) => parsed,
+                Ok(None) => continue,
+                Err(reason) => {
+                    report.bad_lines += 1;
+                    if report.first_errors.len() < 5 {
+                        report.first_errors.push(format!(
+                            "{} line {}: {reason}",
+                            input.display(),
+                            number + 1
+                        ));
+                    }
+                    continue;
+                }
+            };
+            let board = &parsed.board;
+            let ply_index = board.fullmoves().get() * 2 + u32::from(board.turn() == Color::Black);
+            let starts = match game {
+                Some((fullmove, result, _)) => {
+                    board.fullmoves().get() < fullmove || parsed.result_halves != result
+                }
+                None => true,
+            };
+            let first_ply = match (starts, game) {
+                (false, Some((_, _, first))) => first,
+                _ => ply_index,
+            };
+            game = Some((board.fullmoves().get(), parsed.result_halves, first_ply));
+            report.games += u64::from(starts);
+            let result = [DataResult::BlackWins, DataResult::Draw, DataResult::WhiteWins]
+                [parsed.result_halves as usize];
+            let place = GamePlace { ply: ply_index.saturating_sub(first_ply), game_start: starts, result };
+            let label = SearchLabel {
+                white_score: parsed.white_score,
+                mate: false,
+                best_is_capture: false,
+                best_is_promotion: false,
+            };
+            let record = PackedPosition::pack(board, label, place).map_err(|e| e.to_string())?;
+            writer.write(&record).map_err(|e| format!("{}: {e}", out.display()))?;
+        }
+    }
+    report.records = writer.written;
+    writer.finish().map_err(|e| format!("{}: {e}", out.display()))?;
+    Ok(report)
+}
+
+/// What a data set holds, after the filter.
+#[derive(Debug, Clone)]
+pub struct Stats {
+    pub records: u64,
+    pub dropped: u64,
+    pub games: u64,
+    /// White wins, draws, Black wins.
+    pub results: [u64; 3],
+    pub black_to_move: u64,
+    pub in_check: u64,
+    pub noisy: u64,
+    pub mates: u64,
+    /// Scores (White's view) in 100 cp buckets from -1000 to +1000; the ends hold the rest
+    /// (mates excluded).
+    pub score_buckets: [u64; 22],
+    /// Records by number of pieces on the board (index 0..=32).
+    pub piece_counts: [u64; 33],
+}
+
+/// Reads every file through `filter` and counts.
+pub fn stats(inputs: &[PathBuf], filter: Filter) -> Result<Stats, String> {
+    let mut stats = Stats::default();
+    for input in inputs {
+        let mut reader = RecordReader::open(input, filter).map_err(|e| e.to_string())?;
+        while let Some(game) = reader.next_game().map_err(|e| e.to_string())? {
+            stats.games += 1;
+            for record in &game {
+                stats.add(record);
+            }
+        }
+        stats.dropped += reader.dropped;
+    }
+    Ok(stats)
+}
+
+impl Default for Stats {
+    fn default() -> Stats {
+        Stats {
+            records: 0,
+            dropped: 0,
+            games: 0,
+            results: [0; 3],
+            black_to_move: 0,
+            in_check: 0,
+            noisy: 0,
+            mates: 0,
+            score_buckets: [0; 22],
+            piece_counts: [0; 33],
+        }
+    }
+}
+
+impl Stats {
+    fn add(&mut self, record: &PackedPosition) {
+        self.records += 1;
+        self.results[match record.result() {
+            DataResult::WhiteWins => 0,
+            DataResult::Draw => 1,
+            DataResult::BlackWins => 2,
+        }] += 1;
+        self.black_to_move += u64::from(record.turn() == Color::Black);
+        self.in_check += u64::from(record.in_check());
+        self.noisy += u64::from(record.best_is_capture() || record.best_is_promotion());
+        if record.is_mate_score() {
+            self.mates += 1;
+        } else {
+            let bucket = (record.white_score() as i32 + 1100).div_euclid(100).clamp(0, 21);
+            self.score_buckets[bucket as usize] += 1;
+        }
+        self.piece_counts[record.piece_count() as usize] += 1;
+    }
+}
+
+fn percent(part: u64, whole: u64) -> f64 {
+    part as f64 * 100.0 / whole.max(1) as f64
+}
+
+impl fmt::Display for Stats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.records;
+        writeln!(f, "positions {n} in {} games ({} dropped by the filter)", self.games, self.dropped)?;
+        let [w, d, b] = self.results;
+        writeln!(
+            f,
+            "results   white {w} ({:.1}%)  draw {d} ({:.1}%)  black {b} ({:.1}%)",
+            percent(w, n),
+            percent(d, n),
+            percent(b, n)
+        )?;
+        writeln!(
+            f,
+            "flags     black to move {:.1}%  in check {}  noisy best move {}  mate scores {}",
+            percent(self.black_to_move, n),
+            self.in_check,
+            self.noisy,
+            self.mates
+        )?;
+        writeln!(f, "scores (White's view, centipawns)")?;
+        for (index, &count) in self.score_buckets.iter().enumerate() {
+            let low = index as i32 * 100 - 1100;
+            let label = match index {
+                0 => "      < -1000".to_string(),
+                21 => "     >= +1000".to_string(),
+                _ => format!("{low:>+6}..{:>+5}", low + 99),
+            };
+            writeln!(f, "  {label} {count:>10} {:>5.1}% {}", percent(count, n), bar(count, n))?;
+        }
+        writeln!(f, "pieces on the board")?;
+        for (pieces, &count) in self.piece_counts.iter().enumerate().filter(|(_, &count)| count > 0) {
+            writeln!(f, "  {pieces:>2} {count:>10} {:>5.1}% {}", percent(count, n), bar(count, n))?;
+        }
+        Ok(())
+    }
+}
+
+fn bar(count: u64, whole: u64) -> String {
+    "#".repeat((percent(count, whole) / 2.0).round() as usize)
+}
+
+/// Writes every accepted record of `inputs` to `out` in a random order drawn from `seed`.
+pub fn shuffle(inputs: &[PathBuf], out: &Path, seed: u64, filter: Filter) -> Result<u64, String> {
+    let mut records = Vec::new();
+    for input in inputs {
+        records.extend(super::read_all(input, filter).map_err(|e| e.to_string())?);
+    }
+    let mut rng = Rng::new(seed);
+    for index in (1..records.len()).rev() {
+        records.swap(index, rng.below(index + 1));
+    }
+    let mut writer = RecordWriter::create(out).map_err(|e| e.to_string())?;
+    for record in &mut records {
+        record.set_game_start(true);
+        writer.write(record).map_err(|e| format!("{}: {e}", out.display()))?;
+    }
+    writer.finish().map_err(|e| format!("{}: {e}", out.display()))?;
+    Ok(records.len() as u64)
+}
+
+/// Merges the games of `inputs` into `out`: each next game comes from a file drawn at random,
+/// weighted by the records it has left, so the files mix evenly from start to end.
+pub fn interleave(inputs: &[PathBuf], out: &Path, seed: u64, filter: Filter) -> Result<u64, String> {
+    let mut readers = inputs
+        .iter()
+        .map(|input| RecordReader::open(input, filter).map_err(|e| e.to_string()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut writer = RecordWriter::create(out).map_err(|e| e.to_string())?;
+    let mut rng = Rng::new(seed);
+    loop {
+        let left: u64 = readers.iter().map(RecordReader::remaining).sum();
+        if left == 0 {
+            break;
+        }
+        let mut pick = rng.next_u64() % left;
+        let index = readers
+            .iter()
+            .position(|reader| {
+                let remaining = reader.remaining();
+                if pick < remaining {
+                    true
+                } else {
+                    pick -= remaining;
+                    false
+                }
+            })
+            .expect("a file with records left");
+        if let Some(game) = readers[index].next_game().map_err(|e| e.to_string())? {
+            for record in &game {
+                writer.write(record).map_err(|e| format!("{}: {e}", out.display()))?;
+            }
+        }
+    }
+    let written = writer.written;
+    writer.finish().map_err(|e| format!("{}: {e}", out.display()))?;
+    Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::read_all;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("patina-data-tools-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    const TEXT: &str = "\
+rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | 23 | 0.5
+rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 | 30 | 0.5
+not a line
+rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1 | -5 | 1.0
+";
+
+    #[test]
+    fn convert_then_stats_shuffle_and_interleave() {
+        let dir = scratch("all");
+        let text = dir.join("a.txt");
+        std::fs::write(&text, TEXT).unwrap();
+        let bin = dir.join("a.bin");
+        let report = convert(std::slice::from_ref(&text), &bin).unwrap();
+        assert_eq!((report.records, report.games, report.bad_lines), (3, 2, 1));
+        assert!(report.first_errors[0].contains("line 3"), "{:?}", report.first_errors);
+        let records = read_all(&bin, Filter::NONE).unwrap();
+        assert_eq!(records[1].ply(), 1);
+        assert!(records[0].is_game_start() && !records[1].is_game_start() && records[2].is_game_start());
+
+        let counted = stats(std::slice::from_ref(&bin), Filter::NONE).unwrap();
+        assert_eq!((counted.records, counted.games, counted.results), (3, 2, [1, 2, 0]));
+        assert_eq!(counted.piece_counts[32], 3);
+        assert!(counted.to_string().contains("positions 3 in 2 games"));
+
+        let shuffled = dir.join("s.bin");
+        assert_eq!(shuffle(std::slice::from_ref(&bin), &shuffled, 1, Filter::NONE).unwrap(), 3);
+        let mut fens: Vec<String> =
+            read_all(&shuffled, Filter::NONE).unwrap().iter().map(|r| r.fen()).collect();
+        let mut original: Vec<String> = records.iter().map(|r| r.fen()).collect();
+        fens.sort();
+        original.sort();
+        assert_eq!(fens, original);
+
+        let mixed = dir.join("m.bin");
+        assert_eq!(interleave(&[bin.clone(), bin.clone()], &mixed, 7, Filter::NONE).unwrap(), 6);
+        assert_eq!(stats(&[mixed], Filter::NONE).unwrap().games, 4, "games stay whole");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

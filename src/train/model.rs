@@ -1,0 +1,218 @@
+//! The float network the trainer fits: the same computation as `nnue` (see its module
+//! comment) in f32, with the gradient of the loss, and its quantisation into the engine's
+//! `Network`.
+//!
+//! Parameters live in one flat vector so the optimiser, the checkpoint and the gradient all
+//! share a layout: feature weights (`INPUTS` rows of `hidden`), feature biases (`hidden`),
+//! output weights (`2 x hidden`, side to move first), output bias (1).
+
+use crate::data::PackedPosition;
+use crate::nnue::{Network, ACTIVATION_ONE, HIDDEN, INPUTS, QA, QB, SCALE, WEIGHT_LIMIT};
+use crate::rng::Rng;
+use shakmaty::Color;
+
+/// At most 32 pieces: a position's inputs, per perspective.
+pub struct Features {
+    pub white: [u16; 32],
+    pub black: [u16; 32],
+    pub len: usize,
+    /// The side to move.
+    pub turn: Color,
+}
+
+impl Features {
+    /// The inputs of a record, indexed as `nnue::feature_index` does.
+    pub fn of(record: &PackedPosition) -> Features {
+        let mut features = Features { white: [0; 32], black: [0; 32], len: 0, turn: record.turn() };
+        for (square, code) in record.raw_pieces() {
+            let (black_piece, role) = (usize::from(code >> 3), usize::from(code & 7));
+            let square = usize::from(square);
+            features.white[features.len] = (black_piece * 384 + role * 64 + square) as u16;
+            features.black[features.len] = ((1 - black_piece) * 384 + role * 64 + (square ^ 56)) as u16;
+            features.len += 1;
+        }
+        features
+    }
+
+    /// The side to move's inputs, then the other side's.
+    fn perspectives(&self) -> [&[u16]; 2] {
+        let (white, black) = (&self.white[..self.len], &self.black[..self.len]);
+        match self.turn {
+            Color::White => [white, black],
+            Color::Black => [black, white],
+        }
+    }
+}
+
+/// The float network.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatNet {
+    pub hidden: usize,
+    pub params: Vec<f32>,
+}
+
+/// `clamp(x, 0, 1)^2` and its derivative.
+#[inline]
+fn screlu(x: f32) -> (f32, f32) {
+    if x <= 0.0 {
+        (0.0, 0.0)
+    } else if x >= 1.0 {
+        (1.0, 0.0)
+    } else {
+        (x * x, 2.0 * x)
+    }
+}
+
+impl FloatNet {
+    pub fn param_count(hidden: usize) -> usize {
+        INPUTS * hidden + hidden + 2 * hidden + 1
+    }
+
+    fn feature_bias_at(&self) -> usize {
+        INPUTS * self.hidden
+    }
+    fn output_at(&self) -> usize {
+        self.feature_bias_at() + self.hidden
+    }
+    fn output_bias_at(&self) -> usize {
+        self.output_at() + 2 * self.hidden
+    }
+
+    /// Small random weights: feature weights uniform in ±1/sqrt(32) (about 32 inputs are
+    /// active), output weights in ±1/sqrt(2 * hidden), biases 0.
+    pub fn random(hidden: usize, seed: u64) -> FloatNet {
+        let mut rng = Rng::new(seed);
+        let mut net = FloatNet { hidden, params: vec![0.0; FloatNet::param_count(hidden)] };
+        let (bias, output, output_bias) = (net.feature_bias_at(), net.output_at(), net.output_bias_at());
+        let feature_range = 1.0 / 32f32.sqrt();
+        let output_range = 1.0 / ((2 * hidden) as f32).sqrt();
+        for (index, value) in net.params.iter_mut().enumerate() {
+            let unit = rng.unit() as f32 * 2.0 - 1.0;
+            *value = match index {
+                i if i < bias => unit * feature_range,
+                i if i >= output && i < output_bias => unit * output_range,
+                _ => 0.0,
+            };
+        }
+        net
+    }
+
+    /// The two accumulators (side to move's first), before the activation.
+    fn accumulate(&self, features: &Features) -> [Vec<f32>; 2] {
+        let hidden = self.hidden;
+        let bias = &self.params[self.feature_bias_at()..self.output_at()];
+        features.perspectives().map(|inputs| {
+            let mut sums = bias.to_vec();
+            for &input in inputs {
+                let row = &self.params[input as usize * hidden..(input as usize + 1) * hidden];
+                sums.iter_mut().zip(row).for_each(|(sum, weight)| *sum += weight);
+            }
+            sums
+        })
+    }
+
+    /// The output in network units (centipawns = output x `SCALE`), side to move's view.
+    pub fn forward(&self, features: &Features) -> f32 {
+        let sums = self.accumulate(features);
+        let output = &self.params[self.output_at()..self.output_bias_at()];
+        let mut total = self.params[self.output_bias_at()];
+        for (half, sums) in sums.iter().enumerate() {
+            let weights = &output[half * self.hidden..(half + 1) * self.hidden];
+            total += sums.iter().zip(weights).map(|(&x, &w)| screlu(x).0 * w).sum::<f32>();
+        }
+        total
+    }
+
+    /// Evaluates once, asks `loss_slope` for d(loss)/d(output) at the output, and adds that
+    /// times the output's gradient to `gradient` (same layout as `params`).
+    pub fn backward(&self, features: &Features, loss_slope: impl FnOnce(f32) -> f32, gradient: &mut [f32]) {
+        let hidden = self.hidden;
+        let sums = self.accumulate(features);
+        let (output_at, output_bias_at, bias_at) =
+            (self.output_at(), self.output_bias_at(), self.feature_bias_at());
+        let output_weights = &self.params[output_at..output_bias_at];
+        let activated: Vec<[f32; 2]> = sums.iter().flatten().map(|&x| screlu(x).into()).collect();
+        let output = self.params[output_bias_at]
+            + activated.iter().zip(output_weights).map(|(pair, w)| pair[0] * w).sum::<f32>();
+        let d_output = loss_slope(output);
+        gradient[output_bias_at] += d_output;
+        let mut d_sums = [vec![0.0f32; hidden], vec![0.0f32; hidden]];
+        for (index, (&[value, slope], &weight)) in activated.iter().zip(output_weights).enumerate() {
+            gradient[output_at + index] += d_output * value;
+            d_sums[index / hidden][index % hidden] = d_output * weight * slope;
+        }
+        for (half, inputs) in features.perspectives().into_iter().enumerate() {
+            let d_sum = &d_sums[half];
+            gradient[bias_at..bias_at + hidden].iter_mut().zip(d_sum).for_each(|(g, d)| *g += d);
+            for &input in inputs {
+                let row = &mut gradient[input as usize * hidden..(input as usize + 1) * hidden];
+                row.iter_mut().zip(d_sum).for_each(|(g, d)| *g += d);
+            }
+        }
+    }
+
+    /// Keeps every weight inside what quantisation can hold.
+    pub fn clip(&mut self) {
+        self.params.iter_mut().for_each(|w| *w = w.clamp(-WEIGHT_LIMIT, WEIGHT_LIMIT));
+    }
+
+    /// The engine's integer network (needs `hidden == nnue::HIDDEN`).
+    pub fn quantise(&self) -> Network {
+        assert_eq!(self.hidden, HIDDEN, "the engine is built for {HIDDEN} hidden neurons");
+        let q = |value: f32, factor: i32| (value * factor as f32).round() as i16;
+        let rows = (0..INPUTS)
+            .map(|input| std::array::from_fn(|j| q(self.params[input * HIDDEN + j], QA)))
+            .collect();
+        let bias = std::array::from_fn(|j| q(self.params[self.feature_bias_at() + j], QA));
+        let output = std::array::from_fn(|half| {
+            std::array::from_fn(|j| q(self.params[self.output_at() + half * HIDDEN + j], QB))
+        });
+        let output_bias =
+            (f64::from(self.params[self.output_bias_at()]) * ACTIVATION_ONE * f64::from(QB)).round() as i32;
+        Network::from_parts(rows, bias, output, output_bias)
+    }
+
+    /// Centipawns for the side to move, as the float net sees it.
+    pub fn centipawns(&self, features: &Features) -> f32 {
+        self.forward(features) * SCALE as f32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::PackedPosition;
+
+    pub(crate) fn record_of(fen: &str) -> PackedPosition {
+        use crate::data::test_support::pack_fen;
+        pack_fen(fen)
+    }
+
+    #[test]
+    fn gradient_matches_finite_differences() {
+        let mut net = FloatNet::random(4, 3);
+        // Biases away from the kinks of the activation, so the difference quotient is smooth.
+        let bias_at = net.feature_bias_at();
+        net.params[bias_at..bias_at + 4].copy_from_slice(&[0.3, 0.5, 0.45, 0.6]);
+        let features =
+            Features::of(&record_of("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"));
+        let mut gradient = vec![0.0; net.params.len()];
+        net.backward(&features, |_| 1.0, &mut gradient);
+        let mut checked = 0;
+        for index in (0..net.params.len()).filter(|&i| gradient[i] != 0.0 || i % 97 == 0) {
+            let epsilon = 1e-3;
+            let mut plus = net.clone();
+            plus.params[index] += epsilon;
+            let mut minus = net.clone();
+            minus.params[index] -= epsilon;
+            let numeric = (plus.forward(&features) - minus.forward(&features)) / (2.0 * epsilon);
+            assert!(
+                (numeric - gradient[index]).abs() < 2e-3,
+                "param {index}: numeric {numeric} analytic {}",
+                gradient[index]
+            );
+            checked += 1;
+        }
+        assert!(checked > 100, "only {checked} parameters checked");
+    }
+}

@@ -1,0 +1,147 @@
+//! The evaluation network's pipeline as a user drives it: `patina datagen` records,
+//! `patina data` verbs, `patina train`, and the net loaded with `EvalFile` over UCI pipes,
+//! including the files it must refuse.
+
+mod common;
+mod support;
+
+use common::{EngineProcess, QUICK};
+use support::{path_str, patina, scratch};
+
+fn stdout(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// The net hash the `eval` command reports.
+fn eval_net_hash(engine: &mut EngineProcess) -> String {
+    engine.send("eval");
+    let (line, _) = engine.expect_line(|l| l.starts_with("Network evaluation:"), QUICK);
+    let start = line.find("net ").expect("a net hash") + 4;
+    line[start..start + 16].to_string()
+}
+
+#[test]
+fn datagen_records_feed_data_verbs_and_train_a_net_the_engine_loads() {
+    let dir = scratch("nnue", "pipeline");
+    let records = dir.join("games.bin");
+    let made = patina(&[
+        "datagen",
+        "--games",
+        "6",
+        "--nodes",
+        "300",
+        "--seed",
+        "5",
+        "--threads",
+        "2",
+        "--out",
+        path_str(&records),
+    ]);
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    let length = std::fs::metadata(&records).unwrap().len();
+    assert!(length > 0 && length.is_multiple_of(32), "whole 32-byte records: {length} bytes");
+
+    let stats = patina(&["data", "stats", path_str(&records)]);
+    let text = stdout(&stats);
+    assert!(text.starts_with(&format!("positions {} in 6 games", length / 32)), "{text}");
+    let filtered = stdout(&patina(&["data", "stats", path_str(&records), "--filter", "check,noisy,mate"]));
+    assert!(filtered.contains("in check 0  noisy best move 0  mate scores 0"), "{filtered}");
+
+    let mixed = dir.join("mixed.bin");
+    let interleaved =
+        patina(&["data", "interleave", path_str(&records), path_str(&records), "--out", path_str(&mixed)]);
+    assert!(
+        stdout(&interleaved).starts_with(&format!("{} records", 2 * length / 32)),
+        "{}",
+        stdout(&interleaved)
+    );
+    let shuffled = dir.join("shuffled.bin");
+    assert!(patina(&["data", "shuffle", path_str(&mixed), "--out", path_str(&shuffled)]).status.success());
+    assert_eq!(std::fs::metadata(&shuffled).unwrap().len(), 2 * length);
+
+    let net = dir.join("net.nnue");
+    let trained = patina(&[
+        "train",
+        "--data",
+        path_str(&records),
+        "--out",
+        path_str(&net),
+        "--epochs",
+        "2",
+        "--batch",
+        "64",
+    ]);
+    let log = String::from_utf8_lossy(&trained.stderr);
+    assert!(trained.status.success(), "{log}");
+    assert!(log.contains("epoch 2: train") && log.contains("wrote"), "{log}");
+
+    let mut engine = EngineProcess::spawn();
+    let builtin = eval_net_hash(&mut engine);
+    engine.send(&format!("setoption name EvalFile value {}", path_str(&net)));
+    let (loaded, _) = engine.expect_line(|l| l.starts_with("info string"), QUICK);
+    assert!(loaded.starts_with("info string EvalFile: net ") && loaded.ends_with(" loaded"), "{loaded}");
+    let trained_hash = eval_net_hash(&mut engine);
+    assert_ne!(trained_hash, builtin);
+    assert!(loaded.contains(&trained_hash), "{loaded}");
+    let search = engine.go("go depth 4", QUICK);
+    assert_eq!(search.last_depth(), 4, "{:?}", search.lines);
+    assert!(!search.bestmove.is_empty() && search.bestmove != "0000", "{:?}", search.lines);
+    engine.send("setoption name EvalFile value <empty>");
+    engine.expect_line(|l| l.starts_with("info string EvalFile: "), QUICK);
+    assert_eq!(eval_net_hash(&mut engine), builtin);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_net_files_are_refused_and_the_net_is_kept() {
+    let dir = scratch("nnue", "refused");
+    let truncated = dir.join("truncated.nnue");
+    let builtin = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/nets/default.nnue")).unwrap();
+    std::fs::write(&truncated, &builtin[..builtin.len() / 2]).unwrap();
+    let corrupt = dir.join("corrupt.nnue");
+    let mut flipped = builtin.clone();
+    flipped[1000] ^= 0x10;
+    std::fs::write(&corrupt, &flipped).unwrap();
+    let other_size = dir.join("other.nnue");
+    let mut header = builtin.clone();
+    header[20..24].copy_from_slice(&256u32.to_le_bytes());
+    std::fs::write(&other_size, &header).unwrap();
+    let not_a_net = dir.join("text.nnue");
+    std::fs::write(&not_a_net, "hello, I am not a network").unwrap();
+
+    let mut engine = EngineProcess::spawn();
+    let before = eval_net_hash(&mut engine);
+    let cases = [
+        (dir.join("missing.nnue"), "cannot read"),
+        (truncated, "truncated"),
+        (corrupt, "corrupt"),
+        (other_size, "768 -> 256"),
+        (not_a_net, "expected"),
+    ];
+    for (path, reason) in cases {
+        engine.send(&format!("setoption name EvalFile value {}", path_str(&path)));
+        let (line, _) = engine.expect_line(|l| l.starts_with("info string"), QUICK);
+        assert!(line.starts_with("info string error: EvalFile: ") && line.contains(reason), "{line}");
+        assert!(line.ends_with("the net is unchanged"), "{line}");
+        assert_eq!(eval_net_hash(&mut engine), before);
+    }
+    engine.send("uci");
+    let lines = engine.lines_until(|l| l == "uciok", QUICK);
+    assert!(lines.contains(&"option name EvalFile type string default <empty>".to_string()), "{lines:?}");
+    engine.assert_ready();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn truncated_data_and_bad_filters_are_errors_not_crashes() {
+    let dir = scratch("nnue", "bad-data");
+    let data = dir.join("cut.bin");
+    std::fs::write(&data, [0u8; 50]).unwrap();
+    let output = patina(&["data", "stats", path_str(&data)]);
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("50 bytes is not a whole number"), "{output:?}");
+    let output = patina(&["train", "--data", path_str(&data), "--out", "/dev/null", "--filter", "checks"]);
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("unknown filter 'checks'"), "{output:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
