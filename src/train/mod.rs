@@ -48,6 +48,8 @@ pub struct TrainRequest {
     pub threads: usize,
     pub seed: u64,
     pub limit: Option<usize>,
+    /// Each epoch also trains on every position mirrored across the d/e file line.
+    pub mirror: bool,
 }
 
 /// What a run tells its caller.
@@ -104,7 +106,7 @@ impl fmt::Display for TrainEvent {
 /// The settings and data that make a run; a checkpoint from another run is refused.
 fn fingerprint(request: &TrainRequest, data: &dataset::TrainingData, wdl_scale: f32) -> u64 {
     let text = format!(
-        "{:?} {} {} {} {} {} {} {} {} {} {} {} {:?} {} {}",
+        "{:?} {} {} {} {} {} {} {} {} {} {} {} {:?} {} {} {}",
         request.data,
         request.hidden,
         request.epochs,
@@ -119,17 +121,21 @@ fn fingerprint(request: &TrainRequest, data: &dataset::TrainingData, wdl_scale: 
         request.seed,
         request.limit,
         data.train.len(),
-        data.validation.len()
+        data.validation.len(),
+        request.mirror
     );
     crate::nnue::fnv1a(text.as_bytes())
 }
 
+/// A position of a batch, and whether it is used mirrored.
+type Sample<'a> = (&'a PackedPosition, bool);
+
 /// Loss and gradient over `records` (`gradient` may be empty to skip it).
-fn batch_loss(net: &FloatNet, records: &[&PackedPosition], settings: &Settings, gradient: &mut [f32]) -> f64 {
+fn batch_loss(net: &FloatNet, records: &[Sample], settings: &Settings, gradient: &mut [f32]) -> f64 {
     let mut loss = 0.0f64;
     let scale = SCALE as f32 / settings.wdl_scale;
-    for record in records {
-        let features = Features::of(record);
+    for &(record, mirrored) in records {
+        let features = Features::oriented(record, mirrored);
         let wanted = target(record, settings.lambda, settings.wdl_scale);
         let mut squared_error = |output: f32| {
             let predicted = sigmoid(output * scale);
@@ -156,7 +162,7 @@ struct Settings {
 /// `threads` threads, each a fixed slice, summed in order.
 fn parallel_loss(
     net: &FloatNet,
-    records: &[&PackedPosition],
+    records: &[Sample],
     settings: &Settings,
     threads: usize,
     gradient: &mut [f32],
@@ -227,13 +233,16 @@ pub fn run(request: &TrainRequest, mut report: impl FnMut(TrainEvent)) -> Result
             }
         }
     };
-    let batches_per_epoch = data.train.len().div_ceil(request.batch) as u64;
+    let batches_per_epoch =
+        (data.train.len() * if request.mirror { 2 } else { 1 }).div_ceil(request.batch) as u64;
     let total_steps = batches_per_epoch * u64::from(request.epochs);
-    let validation: Vec<&PackedPosition> = data.validation.iter().collect();
+    let validation: Vec<Sample> = data.validation.iter().map(|record| (record, false)).collect();
+    let copies = if request.mirror { 2 } else { 1 };
+    let epoch_size = data.train.len() * copies;
     let mut gradient = vec![0.0f32; state.net.params.len()];
     for epoch in state.epochs_done + 1..=request.epochs {
         let started = Instant::now();
-        let mut order: Vec<u32> = (0..data.train.len() as u32).collect();
+        let mut order: Vec<u32> = (0..epoch_size as u32).collect();
         let mut rng = Rng::for_item(request.seed, u64::from(epoch));
         for index in (1..order.len()).rev() {
             order.swap(index, rng.below(index + 1));
@@ -242,7 +251,9 @@ pub fn run(request: &TrainRequest, mut report: impl FnMut(TrainEvent)) -> Result
         let mut last_report = Instant::now();
         let mut lr = request.learning_rate;
         for (batch_index, batch) in order.chunks(request.batch).enumerate() {
-            let records: Vec<&PackedPosition> = batch.iter().map(|&i| &data.train[i as usize]).collect();
+            let samples = data.train.len();
+            let records: Vec<Sample> =
+                batch.iter().map(|&i| (&data.train[i as usize % samples], i as usize >= samples)).collect();
             gradient.iter_mut().for_each(|g| *g = 0.0);
             train_loss += parallel_loss(&state.net, &records, &settings, request.threads, &mut gradient)
                 * records.len() as f64;
@@ -253,19 +264,19 @@ pub fn run(request: &TrainRequest, mut report: impl FnMut(TrainEvent)) -> Result
                 last_report = Instant::now();
                 let done = (batch_index + 1) * request.batch;
                 let rate = done as f64 / started.elapsed().as_secs_f64().max(1e-9);
-                let left = (u64::from(request.epochs - epoch) * data.train.len() as u64) as f64
-                    + (data.train.len().saturating_sub(done)) as f64;
+                let left = (u64::from(request.epochs - epoch) * epoch_size as u64) as f64
+                    + (epoch_size.saturating_sub(done)) as f64;
                 report(TrainEvent::Progress {
                     epoch,
                     epochs: request.epochs,
-                    done: done.min(data.train.len()),
-                    total: data.train.len(),
+                    done: done.min(epoch_size),
+                    total: epoch_size,
                     positions_per_second: rate,
                     eta: Duration::from_secs_f64(left / rate.max(1.0)),
                 });
             }
         }
-        train_loss /= data.train.len() as f64;
+        train_loss /= epoch_size as f64;
         let validation_loss = if validation.is_empty() {
             train_loss
         } else {
@@ -392,6 +403,7 @@ mod tests {
             threads: 2,
             seed: 3,
             limit: None,
+            mirror: false,
         };
         let mut losses = Vec::new();
         run(&request, |event| {

@@ -23,10 +23,17 @@ pub struct Features {
 impl Features {
     /// The inputs of a record, indexed as `nnue::feature_index` does.
     pub fn of(record: &PackedPosition) -> Features {
+        Features::oriented(record, false)
+    }
+
+    /// The inputs of a record, or of its mirror image across the d/e file line when
+    /// `mirrored`: the same position for an evaluation, since no input sees castling rights.
+    pub fn oriented(record: &PackedPosition, mirrored: bool) -> Features {
         let mut features = Features { white: [0; 32], black: [0; 32], len: 0, turn: record.turn() };
+        let file_flip = if mirrored { 7 } else { 0 };
         for (square, code) in record.raw_pieces() {
             let (black_piece, role) = (usize::from(code >> 3), usize::from(code & 7));
-            let square = usize::from(square);
+            let square = usize::from(square) ^ file_flip;
             features.white[features.len] = (black_piece * 384 + role * 64 + square) as u16;
             features.black[features.len] = ((1 - black_piece) * 384 + role * 64 + (square ^ 56)) as u16;
             features.len += 1;
@@ -214,5 +221,25 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 100, "only {checked} parameters checked");
+    }
+}
+
+#[cfg(test)]
+mod mirror_tests {
+    use super::*;
+
+    fn sorted(features: &Features) -> Vec<(u16, u16)> {
+        let mut pairs: Vec<(u16, u16)> =
+            (0..features.len).map(|i| (features.white[i], features.black[i])).collect();
+        pairs.sort_unstable();
+        pairs
+    }
+
+    #[test]
+    fn mirrored_features_are_those_of_the_mirrored_position() {
+        let record = crate::data::test_support::pack_fen("4k3/8/8/2n5/8/8/1P6/R3K3 b - - 0 1");
+        let mirror = crate::data::test_support::pack_fen("3k4/8/8/5n2/8/8/6P1/3K3R b - - 0 1");
+        assert_eq!(sorted(&Features::oriented(&record, true)), sorted(&Features::of(&mirror)));
+        assert_ne!(sorted(&Features::of(&record)), sorted(&Features::of(&mirror)));
     }
 }
