@@ -8,6 +8,7 @@
 use crate::position::Position;
 use crate::search::{self, SearchControl, SearchLimits};
 use crate::tt::TranspositionTable;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Depth used when none is given.
@@ -65,7 +66,20 @@ impl BenchResult {
 
 /// Searches every position to `depth` on `threads` threads; `on_position` sees each position's
 /// result as it ends.
-pub fn run(depth: i32, threads: usize, mut on_position: impl FnMut(usize, &str, BenchResult)) -> BenchResult {
+pub fn run(depth: i32, threads: usize, on_position: impl FnMut(usize, &str, BenchResult)) -> BenchResult {
+    let never = AtomicBool::new(false);
+    run_until(depth, threads, &never, on_position)
+        .unwrap_or(BenchResult { nodes: 0, elapsed: Duration::ZERO })
+}
+
+/// `run` that can be stopped (the UCI `bench` job): `None` once `stop` is raised, which the
+/// search notices at its next iteration (a node count cut short means nothing, so none is given).
+pub fn run_until(
+    depth: i32,
+    threads: usize,
+    stop: &AtomicBool,
+    mut on_position: impl FnMut(usize, &str, BenchResult),
+) -> Option<BenchResult> {
     let mut nodes = 0;
     let start = Instant::now();
     for (index, fen) in POSITIONS.iter().enumerate() {
@@ -77,11 +91,23 @@ pub fn run(depth: i32, threads: usize, mut on_position: impl FnMut(usize, &str, 
         let limits = SearchLimits { depth: Some(depth), multipv: 1, threads, ..SearchLimits::default() };
         let control = SearchControl::new(false);
         let position_start = Instant::now();
-        let outcome = search::run(&pos, &limits, &tt, &control, &|_| {});
+        // Each iteration's report is the search's chance to hear of a stop.
+        let watch_stop = |_| {
+            if stop.load(Ordering::Relaxed) {
+                control.stop();
+            }
+        };
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let outcome = search::run(&pos, &limits, &tt, &control, &watch_stop);
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
         nodes += outcome.nodes;
         on_position(index, fen, BenchResult { nodes: outcome.nodes, elapsed: position_start.elapsed() });
     }
-    BenchResult { nodes, elapsed: start.elapsed() }
+    Some(BenchResult { nodes, elapsed: start.elapsed() })
 }
 
 #[cfg(test)]

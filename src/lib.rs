@@ -20,6 +20,7 @@ pub mod data;
 pub mod datagen;
 pub mod engine;
 pub mod eval;
+pub mod jobs;
 pub mod memory;
 pub mod movepick;
 pub mod nnue;

@@ -359,8 +359,7 @@ fn main() -> ExitCode {
             ExitCode::from(code as u8)
         }
         Some(CliCommand::UciLines(lines)) => {
-            let input = std::io::Cursor::new(lines.join("\n").into_bytes());
-            ExitCode::from(patina::uci::run(options, input, std::io::stdout()) as u8)
+            ExitCode::from(patina::uci::run_lines(options, &lines, std::io::stdout()) as u8)
         }
         Some(CliCommand::Datagen { games, nodes, threads, out, seed, book }) => {
             datagen(DatagenRequest { out, games, threads: threads as usize, seed, nodes, book })

@@ -19,7 +19,7 @@
 //! calls `knobs` when it builds a `go`'s limits and `play` on the search's outcome.
 
 use crate::rng::Rng;
-use crate::search::{RootLine, Score, SearchLimits, SearchOutcome};
+use crate::search::{IterationReport, RootLine, Score, ScoreBound, SearchLimits, SearchOutcome};
 use std::time::Duration;
 
 /// The weakest `UCI_Elo` offered.
@@ -181,7 +181,9 @@ pub fn play(outcome: SearchOutcome, knobs: &Knobs, rng: &mut Rng) -> SearchOutco
     let index = choose(&scores, knobs, rng);
     match outcome.lines.get(index) {
         Some(RootLine { pv, score }) if index > 0 && !pv.is_empty() => {
-            SearchOutcome { best: pv[0], ponder: pv.get(1).copied(), score: *score, ..outcome }
+            let played =
+                IterationReport { pv: pv.clone(), score: *score, bound: ScoreBound::Exact, ..outcome.played };
+            SearchOutcome { best: pv[0], ponder: pv.get(1).copied(), score: *score, played, ..outcome }
         }
         _ => outcome,
     }

@@ -38,6 +38,12 @@ pub struct Tablebases {
     failure: parking_lot::Mutex<Option<String>>,
 }
 
+impl std::fmt::Debug for Tablebases {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Tablebases({} files, up to {} pieces)", self.files, self.max_pieces())
+    }
+}
+
 impl Tablebases {
     /// Registers every table file in the folders of `path` (`:`-separated on Unix, `;` on
     /// Windows). Files are opened lazily, on first probe. All or nothing: any folder that

@@ -188,7 +188,9 @@ fn genfens_works_in_the_uci_loop_and_rejects_bad_input() {
         .spawn()
         .expect("patina runs");
     use std::io::Write;
-    let input = b"genfens 3 seed 1 book None\ngenfens many\ngenfens 1 book /no/such/book.epd\nquit\n";
+    // `genfens` is a job: a later `genfens` would cut it short and `quit` would not wait for
+    // it, while end of input does. So the bad lines come first and the input just ends.
+    let input = b"genfens many\ngenfens 1 book /no/such/book.epd\ngenfens 3 seed 1 book None\n";
     child.stdin.take().expect("piped stdin").write_all(input).unwrap();
     let text = String::from_utf8_lossy(&child.wait_with_output().unwrap().stdout).into_owned();
     assert_eq!(text.lines().filter(|l| l.starts_with("info string genfens ")).count(), 3, "{text}");

@@ -126,6 +126,11 @@ pub struct SearchOutcome {
     /// line (a single line for a tablebase root). `best` may differ from the first line's move:
     /// it also weighs a deeper, unfinished iteration and the other threads' votes.
     pub lines: Vec<RootLine>,
+    /// The `info` line of the move played (`multipv 1`, its PV starting with `best`, its score
+    /// and bound), with the whole search's nodes and time. The last iteration reported may
+    /// have shown another move (cut short, outvoted, or a limited level's choice): the UCI
+    /// layer then prints this one before `bestmove`, so the GUI's last PV is the move played.
+    pub played: IterationReport,
 }
 
 /// What a running search sends to whoever started it.

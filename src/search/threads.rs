@@ -66,14 +66,45 @@ pub fn run(
     });
 
     let total_nodes = node_counts.iter().map(|n| n.load(std::sync::atomic::Ordering::Relaxed)).sum();
-    let chosen = vote(&results);
-    SearchOutcome {
-        best: chosen.pv[0],
-        ponder: chosen.pv.get(1).copied(),
+    let (depth, seldepth, score, bound, pv) = match lines.first() {
+        // With several lines the GUI shows one sorted set: the move played is the first line of
+        // the last complete iteration (no vote, no unfinished iteration), as in Stockfish.
+        Some(first) if limits.multipv > 1 => {
+            (results[0].depth, results[0].seldepth, first.score, ScoreBound::Exact, first.pv.clone())
+        }
+        _ => {
+            let chosen = vote(&results);
+            (
+                chosen.depth,
+                chosen.seldepth,
+                Score::from_internal(chosen.score),
+                chosen.bound,
+                chosen.pv.clone(),
+            )
+        }
+    };
+    let elapsed = control.search_elapsed();
+    let played = IterationReport {
+        depth: depth.max(1),
+        seldepth: seldepth.max(depth.max(1) as usize),
+        multipv: 1,
+        score,
+        bound,
         nodes: total_nodes,
-        depth: chosen.depth,
-        score: Score::from_internal(chosen.score),
+        nps: (total_nodes as u128 * 1_000_000 / elapsed.as_micros().max(1)) as u64,
+        hashfull: tt.hashfull(),
+        tbhits: control.tb_hits(),
+        time: elapsed,
+        pv,
+    };
+    SearchOutcome {
+        best: played.pv[0],
+        ponder: played.pv.get(1).copied(),
+        nodes: total_nodes,
+        depth,
+        score,
         lines,
+        played,
     }
 }
 
@@ -98,7 +129,7 @@ fn tablebase_root(
         Outcome::Loss => -TB_WIN + choice.dtz.min(MAX_PLY as i32),
     };
     let elapsed = control.search_elapsed();
-    report(SearchEvent::Iteration(IterationReport {
+    let played = IterationReport {
         depth: 1,
         seldepth: 1,
         multipv: 1,
@@ -110,7 +141,8 @@ fn tablebase_root(
         tbhits: control.tb_hits(),
         time: elapsed,
         pv: vec![choice.best],
-    }));
+    };
+    report(SearchEvent::Iteration(played.clone()));
     Some(SearchOutcome {
         best: choice.best,
         ponder: None,
@@ -118,6 +150,7 @@ fn tablebase_root(
         depth: 1,
         score: Score::from_internal(score),
         lines: vec![RootLine { pv: vec![choice.best], score: Score::from_internal(score) }],
+        played,
     })
 }
 
@@ -135,15 +168,28 @@ fn root_moves(pos: &Position, limits: &SearchLimits) -> Vec<Move> {
 /// What one worker believes when the search ends.
 struct ThreadResult {
     depth: i32,
+    seldepth: usize,
     score: i32,
+    /// Whether `score` is exact or the bound of an aspiration failure in a cut-short iteration.
+    bound: ScoreBound,
     pv: Vec<Move>,
 }
 
 impl ThreadResult {
     fn from(worker: &Worker) -> ThreadResult {
         let best = &worker.root_moves[0];
-        let score = if best.score == -super::params::INFINITY { best.previous_score } else { best.score };
-        ThreadResult { depth: worker.completed_depth, score, pv: best.pv.clone() }
+        let (score, bound) = if best.score == -super::params::INFINITY {
+            (best.previous_score, ScoreBound::Exact)
+        } else {
+            (best.score, best.bound)
+        };
+        ThreadResult {
+            depth: worker.completed_depth,
+            seldepth: worker.seldepth(),
+            score,
+            bound,
+            pv: best.pv.clone(),
+        }
     }
 }
 

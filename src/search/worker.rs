@@ -153,6 +153,11 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// The deepest ply reached in the iteration under way (or the last one).
+    pub fn seldepth(&self) -> usize {
+        self.seldepth
+    }
+
     fn is_main(&self) -> bool {
         self.id == 0
     }
@@ -177,6 +182,9 @@ impl<'a> Worker<'a> {
                 self.seldepth = 0;
                 self.aspiration_search(depth);
                 self.sort_root_moves(pv_index);
+                // A later line can outscore an earlier one (the table changed in between, or
+                // another thread filled it): MultiPV lines are reported best first.
+                self.root_moves[..=pv_index].sort_by_key(|rm| std::cmp::Reverse(rm.score));
                 if self.stopped {
                     break;
                 }
@@ -226,7 +234,10 @@ impl<'a> Worker<'a> {
                 return;
             };
             self.root_moves[self.pv_index].bound = bound;
-            if self.is_main() && self.shared.control.search_elapsed().as_millis() > 2000 {
+            // With several lines only whole iterations are reported, so the lines shown are
+            // always one sorted set.
+            let single_line = self.shared.limits.multipv <= 1;
+            if self.is_main() && single_line && self.shared.control.search_elapsed().as_millis() > 2000 {
                 self.sort_root_moves(self.pv_index);
                 self.report_line(depth, self.pv_index, bound);
             }

@@ -2,9 +2,10 @@
 //! the state between commands, and `run` is the loop.
 //!
 //! A reader thread turns stdin into lines on a channel; the loop `select!`s between those and
-//! the search's events, so `isready`, `stop`, `ponderhit` and `quit` are answered at once while
-//! a search runs. `log` writes the `Debug Log File`. Only this thread prints, so `bestmove` can be held back while pondering or in
-//! `go infinite` without any busy-waiting.
+//! the search's and the jobs' events, so `isready`, `stop`, `ponderhit` and `quit` are answered
+//! at once while a search or a long command (`bench`, `go perft`, `genfens`, a table load) runs.
+//! `log` writes the `Debug Log File`. Only this thread prints, so `bestmove` can be held back
+//! while pondering or in `go infinite` without any busy-waiting.
 
 pub mod command;
 pub(crate) mod log;
@@ -47,8 +48,25 @@ fn spawn_reader(input: impl BufRead + Send + 'static) -> Receiver<String> {
 
 /// Runs the UCI loop until `quit`, end of input, or an unwritable output. Returns the exit code.
 pub fn run(options: EngineOptions, input: impl BufRead + Send + 'static, output: impl Write) -> i32 {
+    run_loop(options, input, output, false)
+}
+
+/// Runs `lines` as UCI commands, in order, then exits as at end of input (`patina "CMD" ...`).
+/// Unlike a GUI's input, each long job (`bench`, `go perft`, `genfens`, a table load) ends
+/// before the next line is read, so `patina "genfens 10" "quit"` prints all ten openings.
+pub fn run_lines(options: EngineOptions, lines: &[String], output: impl Write) -> i32 {
+    let input = std::io::Cursor::new(lines.join("\n").into_bytes());
+    run_loop(options, input, output, true)
+}
+
+fn run_loop(
+    options: EngineOptions,
+    input: impl BufRead + Send + 'static,
+    output: impl Write,
+    one_job_at_a_time: bool,
+) -> i32 {
     let lines = spawn_reader(input);
-    let (mut session, events) = match Session::new(options, output) {
+    let (mut session, events, job_events) = match Session::new(options, output) {
         Ok(pair) => pair,
         Err(message) => {
             eprintln!("patina: {message}");
@@ -58,16 +76,33 @@ pub fn run(options: EngineOptions, input: impl BufRead + Send + 'static, output:
     // Also wakes the loop while a long search is quiet: it prints progress, and a failed write
     // (the GUI died) ends the engine instead of leaving it searching for nobody.
     let ticks = tick(std::time::Duration::from_millis(250));
+    let no_lines = never();
+    let mut input_ended = false;
     loop {
         // A strength-limited level's `bestmove` may be due at a set time.
         let due = session.wake_at().map_or_else(never, at);
+        // End of input lets running jobs finish (`echo "go perft 6" | patina` counts them all),
+        // as a script does between its lines; `quit` does not wait.
+        let waiting = session.is_busy() && (one_job_at_a_time || input_ended);
+        if input_ended && !waiting {
+            session.shutdown();
+            return 0;
+        }
+        let input = if waiting { &no_lines } else { &lines };
         let flow = select! {
-            recv(lines) -> line => match line {
+            recv(input) -> line => match line {
                 Ok(line) => session.handle_line(&line),
-                Err(_) => Flow::Quit,
+                Err(_) => {
+                    input_ended = true;
+                    Flow::Continue
+                }
             },
             recv(events) -> event => match event {
                 Ok(event) => session.handle_event(event),
+                Err(_) => Flow::Continue,
+            },
+            recv(job_events) -> event => match event {
+                Ok(event) => session.handle_job_event(event),
                 Err(_) => Flow::Continue,
             },
             recv(ticks) -> _ => session.heartbeat(),

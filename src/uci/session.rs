@@ -13,11 +13,10 @@
 use super::command::{self, Command, GenfensParams, GoParams, PositionStart};
 use super::log::{DebugLog, Direction};
 use super::output;
-use crate::datagen::{self, Book, OpeningSource};
 use crate::engine::Engine;
 use crate::eval;
+use crate::jobs::{Job, JobEvent, Jobs};
 use crate::options::{self, EngineOptions, OptionChange};
-use crate::perft;
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::rules::{self, Reason};
@@ -27,7 +26,7 @@ use crate::tablebase::Tablebases;
 use crate::time::{self, Clock};
 use crate::wdl::{self, Wdl};
 use crossbeam_channel::Receiver;
-use shakmaty::{CastlingMode, Color};
+use shakmaty::{CastlingMode, Color, Move};
 use std::io::Write;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -70,6 +69,9 @@ struct PendingGo {
     min_think: Option<Duration>,
     /// The `bestmove` is held until then (`min_think` after the clock started).
     not_before: Option<Instant>,
+    /// The first two moves of the last `multipv 1` line printed for this `go` (the plan the
+    /// GUI shows; `bestmove` and its `ponder` must match it).
+    last_shown: Option<Vec<Move>>,
 }
 
 pub struct Session<W: Write> {
@@ -89,6 +91,11 @@ pub struct Session<W: Write> {
     log: Option<DebugLog>,
     /// Tables from `SyzygyPath`, when set.
     tablebases: Option<Arc<Tablebases>>,
+    /// `bench`, `go perft`, `genfens` and table loads, run off this thread.
+    jobs: Jobs,
+    job_events: Receiver<JobEvent>,
+    /// How the running `go perft` writes its moves.
+    job_mode: CastlingMode,
     /// Where a strength-limited level's move choices come from (seeded from the clock).
     move_rng: MoveRng,
     /// `ucinewgame`s so far: the same position in another game may get another move.
@@ -96,12 +103,18 @@ pub struct Session<W: Write> {
 }
 
 impl<W: Write> Session<W> {
-    pub fn new(options: EngineOptions, out: W) -> Result<(Session<W>, Receiver<SearchEvent>), String> {
+    /// A session, the receiving end of its search events, and that of its job events.
+    #[allow(clippy::type_complexity)]
+    pub fn new(
+        options: EngineOptions,
+        out: W,
+    ) -> Result<(Session<W>, Receiver<SearchEvent>, Receiver<JobEvent>), String> {
         let (engine, events) = Engine::new(options.hash_mib).map_err(|e| e.to_string())?;
         if !options.eval_file.is_empty() {
             crate::nnue::load_active(std::path::Path::new(&options.eval_file))
                 .map_err(|e| format!("eval_file '{}': {e}", options.eval_file))?;
         }
+        let (jobs, job_events) = Jobs::new();
         let mode = castling_mode(options.chess960);
         let session = Session {
             out,
@@ -115,10 +128,13 @@ impl<W: Write> Session<W> {
             last_output: Instant::now(),
             log: None,
             tablebases: None,
+            jobs,
+            job_events: job_events.clone(),
+            job_mode: mode,
             move_rng: MoveRng::from_clock(),
             games: 0,
         };
-        Ok((session, events))
+        Ok((session, events, job_events))
     }
 
     /// Makes a strength-limited level's move choices reproducible (tests).
@@ -141,6 +157,7 @@ impl<W: Write> Session<W> {
         if written.is_err() {
             self.broken = true;
             self.engine.stop();
+            self.jobs.stop();
         }
     }
 
@@ -239,38 +256,112 @@ impl<W: Write> Session<W> {
                 None => self.error("no valid position"),
             },
             Command::Bench(depth) => {
-                self.settle_search();
                 let depth = depth.unwrap_or(crate::bench::DEFAULT_DEPTH);
-                let result = crate::bench::run(depth, 1, |_, _, _| {});
-                let line = format!("{} nodes {} nps", result.nodes, result.nps());
-                self.say(&line);
+                self.start_job(Job::Bench { depth });
             }
-            Command::Genfens(params) => {
-                self.settle_search();
-                self.genfens(&params);
-            }
+            Command::Genfens(params) => self.genfens(params),
         }
         self.flow()
     }
 
     /// OpenBench's `genfens`: one `info string genfens <FEN>` line per opening, printed as each
     /// is found (the client waits on every line).
-    fn genfens(&mut self, params: &GenfensParams) {
-        let chess960 = self.options.chess960;
-        let book = match &params.book {
-            Some(path) => match Book::load(std::path::Path::new(path), chess960) {
-                Ok(book) => Some(book),
-                Err(error) => return self.error(&format!("genfens: {error}")),
+    fn genfens(&mut self, params: GenfensParams) {
+        let GenfensParams { count, seed, book } = params;
+        self.start_job(Job::Genfens { count, seed, book, chess960: self.options.chess960 });
+    }
+
+    /// Runs a long command off this thread, after ending whatever search or job was running
+    /// (one long task at a time, as one search at a time).
+    fn start_job(&mut self, job: Job) {
+        self.settle_search();
+        self.end_job();
+        if let Job::Perft { pos, .. } = &job {
+            self.job_mode = pos.castling_mode();
+        }
+        self.jobs.start(job);
+    }
+
+    /// Stops the running job, if any, and prints what it has before going on.
+    fn end_job(&mut self) {
+        if !self.jobs.is_running() {
+            return;
+        }
+        self.jobs.stop();
+        while self.jobs.is_running() {
+            match self.job_events.recv() {
+                Ok(event) => {
+                    self.handle_job_event(event);
+                }
+                Err(_) => break,
+            }
+        }
+    }
+
+    /// Whether a job or a table load is under way (a script waits for them between lines).
+    pub fn is_busy(&self) -> bool {
+        self.jobs.is_running() || self.jobs.is_loading_tables()
+    }
+
+    /// A job reported: print it.
+    pub fn handle_job_event(&mut self, event: JobEvent) -> Flow {
+        if event.is_end() {
+            self.jobs.ended();
+        }
+        match event {
+            JobEvent::PerftMove { mv, nodes } => {
+                let line = format!("{}: {nodes}", mv.to_uci(self.job_mode));
+                self.say(&line);
+            }
+            JobEvent::PerftDone { nodes, elapsed, counted, root_moves, complete } => {
+                if complete {
+                    self.say(&format!("\nNodes searched: {nodes}"));
+                } else {
+                    self.say(&format!(
+                        "info string perft stopped: {counted} of {root_moves} root moves counted, \
+                         {nodes} nodes; the count is incomplete"
+                    ));
+                }
+                if self.debug {
+                    let nps = (nodes as u128 * 1_000_000 / elapsed.as_micros().max(1)) as u64;
+                    self.say(&format!("info string perft {} ms {nps} nps", elapsed.as_millis()));
+                }
+            }
+            JobEvent::BenchDone(Some(result)) => {
+                self.say(&format!("{} nodes {} nps", result.nodes, result.nps()));
+            }
+            JobEvent::BenchDone(None) => self.say("info string bench stopped; no node count"),
+            JobEvent::Genfen(fen) => self.say(&format!("info string genfens {fen}")),
+            JobEvent::GenfensDone { emitted, requested, error } => match error {
+                Some(error) => self.error(&format!("genfens: {error}")),
+                None if emitted < requested => {
+                    self.say(&format!("info string genfens stopped after {emitted} of {requested} openings"))
+                }
+                None => {}
             },
-            None => None,
-        };
-        let source = OpeningSource { book: book.as_ref(), mode: castling_mode(chess960) };
-        let generated = datagen::genfens(params.count, params.seed, source, |fen| {
-            self.say(&format!("info string genfens {fen}"));
-            !self.broken
-        });
-        if let Err(error) = generated {
-            self.error(&format!("genfens: {error}"));
+            JobEvent::TablesLoaded { generation, path, result } => {
+                if self.jobs.tables_loaded(generation) {
+                    self.tables_loaded(path, result);
+                }
+            }
+        }
+        self.flow()
+    }
+
+    /// The latest `SyzygyPath` load has ended: the new tables replace the old, or the old stay.
+    fn tables_loaded(&mut self, path: String, result: Result<Tablebases, String>) {
+        match result {
+            Ok(tables) => {
+                let line = format!(
+                    "info string SyzygyPath: {} table files, up to {} pieces",
+                    tables.files(),
+                    tables.max_pieces()
+                );
+                self.tablebases = Some(Arc::new(tables));
+                self.options.apply(&OptionChange::SyzygyPath(path));
+                self.say(&line);
+            }
+            Err(error) => self.error(&format!("SyzygyPath: {error}; tables unchanged")),
         }
     }
 
@@ -289,20 +380,13 @@ impl<W: Write> Session<W> {
             OptionChange::ClearHash => self.engine.clear_hash(),
             OptionChange::SyzygyPath(ref path) => {
                 if path.is_empty() {
+                    self.jobs.forget_tables();
                     self.tablebases = None;
                 } else {
-                    match Tablebases::load(path) {
-                        Ok(tables) => {
-                            let line = format!(
-                                "info string SyzygyPath: {} table files, up to {} pieces",
-                                tables.files(),
-                                tables.max_pieces()
-                            );
-                            self.tablebases = Some(Arc::new(tables));
-                            self.say(&line);
-                        }
-                        Err(error) => return self.error(&format!("SyzygyPath: {error}; tables unchanged")),
-                    }
+                    // Opening every file takes a while on a large set: the loop keeps answering,
+                    // and the option takes the path once the tables are in (`tables_loaded`).
+                    self.jobs.load_tables(path.clone());
+                    return;
                 }
             }
             OptionChange::EvalFile(ref path) => {
@@ -357,13 +441,17 @@ impl<W: Write> Session<W> {
         // (unless the last one was a ponder search it has evidently given up on).
         self.abandon_ponder();
         self.settle_search();
+        self.end_job();
         let Some(pos) = self.position.clone() else {
             self.error("no valid position");
             self.say("bestmove 0000");
             return;
         };
         if let Some(depth) = params.perft {
-            return self.perft(pos, depth);
+            return self.start_job(Job::Perft { pos, depth });
+        }
+        if self.jobs.is_loading_tables() {
+            self.say("info string SyzygyPath: tables still loading; this search goes without the new ones");
         }
         // At the top of the range a limited level is full strength: nothing changes.
         let knobs = self
@@ -382,6 +470,7 @@ impl<W: Write> Session<W> {
             strength: knobs.map(|knobs| (knobs, self.move_rng.for_move(self.games, pos.key()))),
             min_think: None,
             not_before: None,
+            last_shown: None,
         };
         let verdict = rules::judge(&pos);
         if verdict.is_over() {
@@ -453,25 +542,9 @@ impl<W: Write> Session<W> {
         }
     }
 
-    fn perft(&mut self, mut pos: Position, depth: u32) {
-        let start = std::time::Instant::now();
-        let counts = perft::divide(&mut pos, depth);
-        let mut total = 0;
-        for (m, nodes) in counts {
-            total += nodes;
-            let line = format!("{}: {nodes}", pos.uci(m));
-            self.say(&line);
-        }
-        let elapsed = start.elapsed();
-        let nps = (total as u128 * 1_000_000 / elapsed.as_micros().max(1)) as u64;
-        self.say(&format!("\nNodes searched: {total}"));
-        if self.debug {
-            self.say(&format!("info string perft {} ms {nps} nps", elapsed.as_millis()));
-        }
-    }
-
     fn stop(&mut self) {
         self.engine.stop();
+        self.jobs.stop();
         if let Some(pending) = &mut self.pending {
             pending.hold = false;
             pending.not_before = None;
@@ -485,6 +558,9 @@ impl<W: Write> Session<W> {
             pending.hold = false;
             pending.pondering = false;
             pending.not_before = pending.min_think.map(|think| Instant::now() + think);
+            // Clients such as python-chess drop what came while pondering: if no line follows
+            // the `ponderhit`, the line of the move played goes out before `bestmove`.
+            pending.last_shown = None;
         }
         self.deliver_if_ready();
     }
@@ -499,6 +575,9 @@ impl<W: Write> Session<W> {
                     });
                 if report.multipv > shown_lines {
                     return self.flow();
+                }
+                if let (1, Some(pending)) = (report.multipv, &mut self.pending) {
+                    pending.last_shown = Some(report.pv.iter().take(2).copied().collect());
                 }
                 let expected = wdl_material.map(|material| wdl::MODEL.expected_for(report.score, material));
                 let line = output::iteration(&report, mode, expected);
@@ -571,9 +650,26 @@ impl<W: Write> Session<W> {
         if !ready {
             return;
         }
-        let Some(PendingGo { answer: Some(answer), mode, .. }) = self.pending.take() else { return };
+        let Some(PendingGo { answer: Some(answer), mode, last_shown, wdl_material, .. }) =
+            self.pending.take()
+        else {
+            return;
+        };
         let line = match answer {
-            Answer::Move(outcome) => output::bestmove(outcome.best, outcome.ponder, mode),
+            Answer::Move(outcome) => {
+                // The GUI takes the last line shown for the engine's plan: when that line began
+                // with other moves (an iteration cut short, another thread's vote, a limited
+                // level's choice), the line of the move played goes out first.
+                let answered: Vec<Move> = std::iter::once(outcome.best).chain(outcome.ponder).collect();
+                if last_shown != Some(answered) {
+                    let played = &outcome.played;
+                    let expected =
+                        wdl_material.map(|material| wdl::MODEL.expected_for(played.score, material));
+                    let line = output::iteration(played, mode, expected);
+                    self.say(&line);
+                }
+                output::bestmove(outcome.best, outcome.ponder, mode)
+            }
             Answer::NoMove => "bestmove (none)".to_string(),
         };
         self.say(&line);
@@ -619,8 +715,10 @@ impl<W: Write> Session<W> {
         self.say("bestmove 0000");
     }
 
-    /// End of the conversation: stop searching and let the threads go.
+    /// End of the conversation: stop searching and let the threads go. A job is told to stop
+    /// but not waited for: the process exits at once and takes it along.
     pub fn shutdown(&mut self) {
+        self.jobs.stop();
         self.engine.stop();
         self.engine.wait();
     }
@@ -650,7 +748,7 @@ mod tests {
     fn run_limited(seed: u64, go: &str) -> (String, bool) {
         let mut out = Vec::new();
         let held = {
-            let (mut session, _) = Session::new(EngineOptions::default(), &mut out).unwrap();
+            let (mut session, _, _) = Session::new(EngineOptions::default(), &mut out).unwrap();
             session.set_move_seed(seed);
             for line in LIMITED.iter().chain([&go]) {
                 session.handle_line(line);

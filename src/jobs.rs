@@ -1,0 +1,304 @@
+//! Long commands that are not searches, run off the UCI thread so the protocol keeps answering:
+//! `bench`, `go perft`, `genfens` (one at a time, stoppable) and loading Syzygy tables (not
+//! stoppable, but never waited for).
+//!
+//! Like `engine.rs` for searches: the caller starts a job, the job's thread sends `JobEvent`s
+//! (plain data, never text) over a channel the UCI loop `select!`s on, and the caller may raise
+//! the stop flag at any time. A job ends with exactly one terminal event (`is_end`), stopped or
+//! not, so the caller knows when the slot is free again. Nothing here blocks but `wait`.
+
+use crate::bench::{self, BenchResult};
+use crate::datagen::{self, Book, OpeningSource};
+use crate::perft;
+use crate::position::Position;
+use crate::tablebase::Tablebases;
+use crossbeam_channel::{unbounded, Receiver, Sender};
+use shakmaty::{CastlingMode, Move};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// A long command to run.
+#[derive(Clone)]
+pub enum Job {
+    /// `bench [DEPTH]`: the fixed positions on one thread.
+    Bench { depth: i32 },
+    /// `go perft DEPTH`: per-root-move counts.
+    Perft { pos: Position, depth: u32 },
+    /// OpenBench's `genfens`.
+    Genfens { count: u64, seed: u64, book: Option<String>, chess960: bool },
+}
+
+/// What a job reports.
+#[derive(Debug)]
+pub enum JobEvent {
+    /// One root move of `go perft`, counted in full.
+    PerftMove { mv: Move, nodes: u64 },
+    /// `go perft` has ended: `complete` is false when it was stopped.
+    PerftDone { nodes: u64, elapsed: Duration, counted: usize, root_moves: usize, complete: bool },
+    /// `bench` has ended: `None` when it was stopped (a partial node count means nothing).
+    BenchDone(Option<BenchResult>),
+    /// One `genfens` opening.
+    Genfen(String),
+    /// `genfens` has ended after `emitted` of `requested` openings; `error` when it failed.
+    GenfensDone { emitted: u64, requested: u64, error: Option<String> },
+    /// A `SyzygyPath` load has ended (not a job of the slot: `load_tables` starts it).
+    TablesLoaded { generation: u64, path: String, result: Result<Tablebases, String> },
+}
+
+impl JobEvent {
+    /// The last event of a `Job`: the slot is free once it has arrived.
+    pub fn is_end(&self) -> bool {
+        matches!(self, JobEvent::PerftDone { .. } | JobEvent::BenchDone(_) | JobEvent::GenfensDone { .. })
+    }
+}
+
+struct RunningJob {
+    /// Raised by `stop`; `Relaxed` suffices: the job only needs to see it eventually.
+    stop: Arc<AtomicBool>,
+    thread: JoinHandle<()>,
+}
+
+/// At most one running `Job`, and any number of table loads.
+pub struct Jobs {
+    events: Sender<JobEvent>,
+    running: Option<RunningJob>,
+    /// Number of the latest table load; an older load's result is stale.
+    tables_generation: u64,
+    /// Table loads started and not yet reported.
+    tables_loading: usize,
+}
+
+impl Jobs {
+    /// No job running, and the receiving end of job events.
+    pub fn new() -> (Jobs, Receiver<JobEvent>) {
+        let (events, receiver) = unbounded();
+        (Jobs { events, running: None, tables_generation: 0, tables_loading: 0 }, receiver)
+    }
+
+    /// Starts `job`. The caller ends any running job first (`stop`, then wait for its end
+    /// event); a job the OS refuses a thread for ends at once with its end event.
+    pub fn start(&mut self, job: Job) {
+        let stop = Arc::new(AtomicBool::new(false));
+        let refused = refused(&job);
+        let events = self.events.clone();
+        let flag = Arc::clone(&stop);
+        let spawned = std::thread::Builder::new()
+            .name("patina-job".into())
+            .stack_size(16 << 20)
+            .spawn(move || run(job, &flag, &events));
+        match spawned {
+            Ok(thread) => self.running = Some(RunningJob { stop, thread }),
+            Err(_) => {
+                let _ = self.events.send(refused);
+            }
+        }
+    }
+
+    /// Asks the running job (if any) to end soon; it still sends its end event.
+    pub fn stop(&self) {
+        if let Some(running) = &self.running {
+            running.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether a job has been started and its end event not yet handled (`ended`).
+    pub fn is_running(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// The end event has arrived: joins the thread (which is exiting) and frees the slot.
+    pub fn ended(&mut self) {
+        if let Some(running) = self.running.take() {
+            let _ = running.thread.join();
+        }
+    }
+
+    /// Loads the tables of `path` on a thread of its own; the result comes as `TablesLoaded`
+    /// with the number returned here. A newer load makes older results stale.
+    pub fn load_tables(&mut self, path: String) -> u64 {
+        self.tables_generation += 1;
+        let generation = self.tables_generation;
+        let events = self.events.clone();
+        let refused_path = path.clone();
+        let spawned = std::thread::Builder::new().name("patina-tables".into()).spawn(move || {
+            let result = Tablebases::load(&path);
+            let _ = events.send(JobEvent::TablesLoaded { generation, path, result });
+        });
+        match spawned {
+            Ok(_) => self.tables_loading += 1,
+            Err(error) => {
+                let result = Err(format!("cannot start a thread: {error}"));
+                let _ = self.events.send(JobEvent::TablesLoaded { generation, path: refused_path, result });
+                self.tables_loading += 1;
+            }
+        }
+        generation
+    }
+
+    /// Makes every load under way stale (`SyzygyPath` was emptied).
+    pub fn forget_tables(&mut self) {
+        self.tables_generation += 1;
+    }
+
+    /// A `TablesLoaded` has arrived: whether it is the latest load's.
+    pub fn tables_loaded(&mut self, generation: u64) -> bool {
+        self.tables_loading = self.tables_loading.saturating_sub(1);
+        generation == self.tables_generation
+    }
+
+    /// Whether any table load has not reported yet.
+    pub fn is_loading_tables(&self) -> bool {
+        self.tables_loading > 0
+    }
+}
+
+/// The end event of a job that never ran (the OS refused it a thread).
+fn refused(job: &Job) -> JobEvent {
+    match job {
+        Job::Bench { .. } => JobEvent::BenchDone(None),
+        Job::Perft { .. } => JobEvent::PerftDone {
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            counted: 0,
+            root_moves: 0,
+            complete: false,
+        },
+        Job::Genfens { count, .. } => JobEvent::GenfensDone {
+            emitted: 0,
+            requested: *count,
+            error: Some("cannot start a thread".to_string()),
+        },
+    }
+}
+
+/// The job's thread: runs it and sends its events, the end event last.
+fn run(job: Job, stop: &AtomicBool, events: &Sender<JobEvent>) {
+    let send = |event| {
+        let _ = events.send(event);
+    };
+    match job {
+        Job::Bench { depth } => send(JobEvent::BenchDone(bench::run_until(depth, 1, stop, |_, _, _| {}))),
+        Job::Perft { mut pos, depth } => {
+            let start = Instant::now();
+            let root_moves = if depth == 0 { 0 } else { pos.legal_moves().len() };
+            let (mut nodes, mut counted) = (0, 0);
+            let complete = perft::divide_until(&mut pos, depth, stop, |mv, count| {
+                nodes += count;
+                counted += 1;
+                send(JobEvent::PerftMove { mv, nodes: count });
+            });
+            send(JobEvent::PerftDone { nodes, elapsed: start.elapsed(), counted, root_moves, complete });
+        }
+        Job::Genfens { count, seed, book, chess960 } => {
+            let mut emitted = 0;
+            let error = genfens(count, seed, book.as_deref(), chess960, stop, |fen| {
+                emitted += 1;
+                send(JobEvent::Genfen(fen.to_string()));
+            })
+            .err();
+            send(JobEvent::GenfensDone { emitted, requested: count, error });
+        }
+    }
+}
+
+/// `datagen::genfens` with the book loaded here (a large book takes a while too) and a stop.
+fn genfens(
+    count: u64,
+    seed: u64,
+    book: Option<&str>,
+    chess960: bool,
+    stop: &AtomicBool,
+    mut emit: impl FnMut(&str),
+) -> Result<(), String> {
+    let book = match book {
+        Some(path) => Some(Book::load(std::path::Path::new(path), chess960).map_err(|e| e.to_string())?),
+        None => None,
+    };
+    let mode = if chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
+    let source = OpeningSource { book: book.as_ref(), mode };
+    datagen::genfens(count, seed, source, |fen| {
+        if stop.load(Ordering::Relaxed) {
+            return false;
+        }
+        emit(fen);
+        true
+    })
+    .map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Events until the job's end event.
+    fn until_end(receiver: &Receiver<JobEvent>) -> Vec<JobEvent> {
+        let mut seen = Vec::new();
+        while let Ok(event) = receiver.recv_timeout(Duration::from_secs(60)) {
+            let end = event.is_end();
+            seen.push(event);
+            if end {
+                break;
+            }
+        }
+        seen
+    }
+
+    #[test]
+    fn perft_job_counts_every_root_move() {
+        let (mut jobs, events) = Jobs::new();
+        jobs.start(Job::Perft { pos: Position::default(), depth: 3 });
+        let seen = until_end(&events);
+        jobs.ended();
+        assert_eq!(seen.len(), 21);
+        assert!(
+            matches!(
+                seen[20],
+                JobEvent::PerftDone { nodes: 8902, counted: 20, root_moves: 20, complete: true, .. }
+            ),
+            "{:?}",
+            seen[20]
+        );
+        assert!(!jobs.is_running());
+    }
+
+    #[test]
+    fn a_stopped_perft_says_it_is_incomplete() {
+        let (mut jobs, events) = Jobs::new();
+        jobs.start(Job::Perft { pos: Position::default(), depth: 9 });
+        jobs.stop();
+        let seen = until_end(&events);
+        jobs.ended();
+        assert!(matches!(seen.last(), Some(JobEvent::PerftDone { complete: false, .. })), "{seen:?}");
+    }
+
+    #[test]
+    fn a_stopped_bench_gives_no_node_count() {
+        let (mut jobs, events) = Jobs::new();
+        jobs.start(Job::Bench { depth: 30 });
+        std::thread::sleep(Duration::from_millis(50));
+        jobs.stop();
+        let seen = until_end(&events);
+        jobs.ended();
+        assert!(matches!(seen.last(), Some(JobEvent::BenchDone(None))), "{seen:?}");
+    }
+
+    #[test]
+    fn only_the_latest_table_load_counts() {
+        let (mut jobs, events) = Jobs::new();
+        let first = jobs.load_tables("/no/such/folder".into());
+        let second = jobs.load_tables("/no/such/other".into());
+        assert!(jobs.is_loading_tables());
+        for _ in 0..2 {
+            match events.recv_timeout(Duration::from_secs(10)) {
+                Ok(JobEvent::TablesLoaded { generation, result, .. }) => {
+                    assert!(result.is_err());
+                    assert_eq!(jobs.tables_loaded(generation), generation == second && generation != first);
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        assert!(!jobs.is_loading_tables());
+    }
+}
