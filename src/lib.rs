@@ -2,7 +2,8 @@
 //!
 //! Layers, bottom up: `position` (shakmaty plus undo, hashing, repetitions), `rules` (game
 //! results), `eval`, `tt`, `movepick`, `time`, `search` (the recipe and Lazy SMP), `engine` (a
-//! non-blocking API over the search), and `uci` (the protocol: parsing, formatting, the loop).
+//! non-blocking API over the search), `jobs` (the long commands that are not searches, off the
+//! UCI thread), and `uci` (the protocol: parsing, formatting, the loop).
 //! `memory` tells how much RAM a table may take. `bench` and `perft` serve the CLI and tests;
 //! `datagen` plays self-play games for tuning data and generates OpenBench's `genfens` openings;
 //! `tune` fits the evaluation weights to that data; `wdl` turns scores into win/draw/loss
