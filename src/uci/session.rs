@@ -784,6 +784,17 @@ mod tests {
     }
 
     #[test]
+    fn a_limited_level_shows_the_line_it_plays_last() {
+        for seed in 0..12 {
+            let (output, _) = run_limited(seed, "go nodes 50000");
+            let played = bestmove(&output).split_whitespace().nth(1).unwrap();
+            let last = output.lines().filter(|l| l.starts_with("info depth")).last().expect("an info line");
+            let first_pv_move = last.split(" pv ").nth(1).and_then(|pv| pv.split(' ').next());
+            assert_eq!(first_pv_move, Some(played), "seed {seed}: {output}");
+        }
+    }
+
+    #[test]
     fn a_limited_bestmove_waits_for_its_think_time_unless_stopped() {
         let (output, held) = run_limited(1, "go movetime 5000");
         assert!(held, "a 5 s move time holds a 400-node search's answer: {output}");
