@@ -25,7 +25,7 @@ pub enum Job {
     /// `bench [DEPTH]`: the fixed positions on one thread.
     Bench { depth: i32 },
     /// `go perft DEPTH`: per-root-move counts.
-    Perft { pos: Position, depth: u32 },
+    Perft { pos: Box<Position>, depth: u32 },
     /// OpenBench's `genfens`.
     Genfens { count: u64, seed: u64, book: Option<String>, chess960: bool },
 }
@@ -248,7 +248,7 @@ mod tests {
     #[test]
     fn perft_job_counts_every_root_move() {
         let (mut jobs, events) = Jobs::new();
-        jobs.start(Job::Perft { pos: Position::default(), depth: 3 });
+        jobs.start(Job::Perft { pos: Box::default(), depth: 3 });
         let seen = until_end(&events);
         jobs.ended();
         assert_eq!(seen.len(), 21);
@@ -266,7 +266,7 @@ mod tests {
     #[test]
     fn a_stopped_perft_says_it_is_incomplete() {
         let (mut jobs, events) = Jobs::new();
-        jobs.start(Job::Perft { pos: Position::default(), depth: 9 });
+        jobs.start(Job::Perft { pos: Box::default(), depth: 9 });
         jobs.stop();
         let seen = until_end(&events);
         jobs.ended();

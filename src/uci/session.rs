@@ -448,7 +448,7 @@ impl<W: Write> Session<W> {
             return;
         };
         if let Some(depth) = params.perft {
-            return self.start_job(Job::Perft { pos, depth });
+            return self.start_job(Job::Perft { pos: Box::new(pos), depth });
         }
         if self.jobs.is_loading_tables() {
             self.say("info string SyzygyPath: tables still loading; this search goes without the new ones");
@@ -788,7 +788,7 @@ mod tests {
         for seed in 0..12 {
             let (output, _) = run_limited(seed, "go nodes 50000");
             let played = bestmove(&output).split_whitespace().nth(1).unwrap();
-            let last = output.lines().filter(|l| l.starts_with("info depth")).last().expect("an info line");
+            let last = output.lines().rfind(|l| l.starts_with("info depth")).expect("an info line");
             let first_pv_move = last.split(" pv ").nth(1).and_then(|pv| pv.split(' ').next());
             assert_eq!(first_pv_move, Some(played), "seed {seed}: {output}");
         }
