@@ -1,10 +1,11 @@
 //! `Position`: shakmaty's `Chess` plus what a searching engine needs and shakmaty lacks.
 //!
 //! shakmaty is copy-make; Patina keeps an undo stack of earlier boards so the search can
-//! `make`/`unmake`, a Zobrist key updated incrementally (with a full recompute where shakmaty
-//! declines to update), the keys of every earlier position for repetition detection, and null
-//! moves. Keys use `EnPassantMode::Legal`, so two positions repeat exactly when FIDE says they do
-//! (an en-passant square counts only when the capture is legal).
+//! `make`/`unmake`, a Zobrist key updated incrementally on every move and null move (shakmaty's
+//! own update declines king moves, castling and en-passant positions), the keys of every
+//! earlier position for repetition detection, and null moves. Keys use `EnPassantMode::Legal`,
+//! so two positions repeat exactly when FIDE says they do (an en-passant square counts only
+//! when the capture is legal).
 //!
 //! Invariant: `key` always equals `board.zobrist_hash(EnPassantMode::Legal)`, and `history`
 //! holds the keys of all earlier positions in order (game moves, then search moves).
@@ -15,10 +16,58 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{
-    Bitboard, CastlingMode, Chess, Color, EnPassantMode, FromSetup, Move, MoveList, Position as _,
-    PositionErrorKinds,
+    Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, FromSetup, Move, MoveList, Piece,
+    Position as _, PositionErrorKinds, Role, Square,
 };
 use std::fmt;
+
+/// The key of `after`, the position `m` made from `before` (whose key is `key`): the pieces
+/// the move touched, the castling rights it changed, the turn, and the en-passant file on
+/// either side (counted only where the capture is legal, as in `full_key`). Unlike shakmaty's
+/// own update, this covers every move, so no move pays for a full recompute.
+fn key_after(key: u64, before: &Chess, m: Move, after: &Chess) -> u64 {
+    let us = before.turn();
+    let piece = |square: Square, piece: Piece| Zobrist64::zobrist_for_piece(square, piece).0;
+    let mut key = key ^ Zobrist64::zobrist_for_white_turn().0;
+    match m {
+        Move::Normal { role, from, capture, to, promotion } => {
+            key ^= piece(from, role.of(us)) ^ piece(to, promotion.unwrap_or(role).of(us));
+            if let Some(captured) = capture {
+                key ^= piece(to, captured.of(!us));
+            }
+        }
+        Move::EnPassant { from, to } => {
+            let captured = Square::from_coords(to.file(), from.rank());
+            key ^= piece(from, Piece { color: us, role: Role::Pawn })
+                ^ piece(to, Piece { color: us, role: Role::Pawn })
+                ^ piece(captured, Piece { color: !us, role: Role::Pawn });
+        }
+        Move::Castle { king, rook } => {
+            let side = CastlingSide::from_king_side(king < rook);
+            key ^= piece(king, us.king())
+                ^ piece(rook, us.rook())
+                ^ piece(side.king_to(us), us.king())
+                ^ piece(side.rook_to(us), us.rook());
+        }
+        Move::Put { .. } => unreachable!("drops are not chess moves"),
+    }
+    let (old_rights, new_rights) = (before.castles(), after.castles());
+    if old_rights.castling_rights() != new_rights.castling_rights() {
+        for color in Color::ALL {
+            for side in CastlingSide::ALL {
+                if old_rights.has(color, side) != new_rights.has(color, side) {
+                    key ^= Zobrist64::zobrist_for_castling_right(color, side).0;
+                }
+            }
+        }
+    }
+    for position in [before, after] {
+        if let Some(square) = position.ep_square(EnPassantMode::Legal) {
+            key ^= Zobrist64::zobrist_for_en_passant_file(square.file()).0;
+        }
+    }
+    key
+}
 
 /// Why a FEN or a move list was rejected; the message names the offending token.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -129,16 +178,12 @@ impl Position {
 
     /// Plays a legal move, remembering how to undo it.
     pub fn make(&mut self, m: Move) {
-        let next_key =
-            self.board.update_zobrist_hash::<Zobrist64>(Zobrist64(self.key), m, EnPassantMode::Legal);
         self.history.push(self.key);
         self.undo.push(self.board.clone());
         self.board.play_unchecked(m);
         self.accumulators.push();
-        self.key = match next_key {
-            Some(key) => key.0,
-            None => full_key(&self.board),
-        };
+        let before = self.undo.last().expect("just pushed");
+        self.key = key_after(self.key, before, m, &self.board);
     }
 
     /// Takes back the last `make` or `make_null`.
@@ -161,10 +206,14 @@ impl Position {
         let Ok(next) = Chess::from_setup(setup, self.mode) else {
             return false;
         };
+        let mut key = self.key ^ Zobrist64::zobrist_for_white_turn().0;
+        if let Some(square) = self.board.ep_square(EnPassantMode::Legal) {
+            key ^= Zobrist64::zobrist_for_en_passant_file(square.file()).0;
+        }
         self.history.push(self.key);
         self.undo.push(std::mem::replace(&mut self.board, next));
         self.accumulators.push();
-        self.key = full_key(&self.board);
+        self.key = key;
         true
     }
 
@@ -316,6 +365,10 @@ mod tests {
         if depth == 0 {
             return;
         }
+        if pos.make_null() {
+            assert_eq!(pos.key(), full_key(pos.chess()), "null move key drifted at {}", pos.fen());
+            pos.unmake();
+        }
         for m in pos.legal_moves() {
             pos.make(m);
             walk(pos, depth - 1);
@@ -334,6 +387,25 @@ mod tests {
             let mut pos = Position::from_fen(fen, false).unwrap();
             walk(&mut pos, 3);
         }
+        // Chess960: castling with king or rook already on (or passing) its target square.
+        for fen in [
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+            "2nnrbkr/p1qppppp/8/1ppb4/6PP/3PP3/PPP2P2/BQNNRBKR w HEhe - 1 9",
+            "1r2k2r/8/8/8/8/8/8/R2K3R w HAhb - 0 1",
+        ] {
+            let mut pos = Position::from_fen(fen, true).unwrap();
+            walk(&mut pos, 3);
+        }
+    }
+
+    #[test]
+    fn null_move_after_a_double_push_drops_the_en_passant_file() {
+        let mut pos =
+            Position::from_fen("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", false)
+                .unwrap();
+        assert!(pos.chess().ep_square(EnPassantMode::Legal).is_some());
+        assert!(pos.make_null());
+        assert_eq!(pos.key(), full_key(pos.chess()));
     }
 
     #[test]
