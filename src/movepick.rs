@@ -8,13 +8,6 @@
 use crate::see::see_ge;
 use shakmaty::{Chess, Move, MoveList, Role};
 
-const GOOD_TACTICAL: i32 = 2_000_000;
-const FIRST_KILLER: i32 = 1_000_002;
-const SECOND_KILLER: i32 = 1_000_001;
-const COUNTER_MOVE: i32 = 1_000_000;
-/// Losing captures and under-promotions sort below every quiet move (history stays within ±1M).
-const BAD_TACTICAL: i32 = -2_000_000;
-
 /// Rough piece values for ordering captures (pawn .. king).
 const ORDER_VALUE: [i32; 6] = [100, 320, 330, 500, 900, 2000];
 
@@ -53,48 +46,179 @@ pub struct OrderingHints {
     pub counter: Option<Move>,
 }
 
-/// A node's moves, handed out best first in two stages.
+/// Where a picker is in a node's move order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    TableMove,
+    GoodTacticals,
+    Killers,
+    Quiets,
+    BadTacticals,
+}
+
+/// A node's moves, handed out best first in stages, each doing its work only when reached.
 ///
-/// Stage one hands out the table move alone, before anything is scored: it causes most cutoffs,
-/// and then no capture's static exchange was evaluated in vain. Stage two scores the rest and
-/// picks them lazily (selection sort), since a cutoff usually comes after the first few. The
-/// order is that of scoring everything at once, except that quiets are ranked by the history as
-/// the table move's subtree left it.
-/// The moves live in a fixed-size list: no heap allocation per node.
+/// The table move comes alone, before anything is scored: it causes most cutoffs. Captures and
+/// promotions follow by victim value; the static exchange is evaluated only for the one picked,
+/// and a loser is put aside for the last stage. Then the killers and the counter move, then the
+/// other quiets by history (scored when the stage begins, so by the history the earlier
+/// moves' subtrees left), then the losing tacticals in victim order. Within a stage the picker
+/// selects lazily (a cutoff usually comes after the first few). `skip_quiets` drops every quiet
+/// not worth trying once the search prunes quiets wholesale, so they are neither scored nor
+/// scanned again. The moves live in fixed-size lists: no heap allocation per node.
 pub struct MovePicker {
+    /// `[..next]` handed out or put aside; tacticals first in `[next..tacticals_end]` while
+    /// their stage runs, then the quiets to `len`.
     moves: MoveList,
     scores: [i32; 256],
     next: usize,
+    tacticals_end: usize,
+    stage: Stage,
+    /// Killers and the counter move tried so far (index into the hint list).
+    hint_index: usize,
+    /// Losing captures and under-promotions, in the order they were put aside (best victim
+    /// first).
+    bad_tacticals: MoveList,
+    bad_next: usize,
     hints: OrderingHints,
-    rest_scored: bool,
+    last_known_good: bool,
 }
 
 impl MovePicker {
     pub fn new(moves: MoveList, hints: OrderingHints) -> MovePicker {
-        MovePicker { moves, scores: [0; 256], next: 0, hints, rest_scored: false }
+        MovePicker {
+            moves,
+            scores: [0; 256],
+            next: 0,
+            tacticals_end: 0,
+            stage: Stage::TableMove,
+            hint_index: 0,
+            bad_tacticals: MoveList::new(),
+            bad_next: 0,
+            hints,
+            last_known_good: false,
+        }
     }
 
     /// The next move in `pos` (the position the moves were generated in); `history` gives a
-    /// quiet move's score and is only called once the table move is done with.
+    /// quiet move's score and is only called once the quiet stage begins.
     pub fn next_move(&mut self, pos: &Chess, history: impl Fn(Move) -> i32) -> Option<Move> {
-        if !self.rest_scored {
-            if self.next == 0 {
-                if let Some(index) =
-                    self.hints.tt_move.and_then(|tt| self.moves.iter().position(|&m| m == tt))
-                {
-                    self.moves.swap(0, index);
-                    self.next = 1;
-                    return Some(self.moves[0]);
+        self.last_known_good = false;
+        loop {
+            match self.stage {
+                Stage::TableMove => {
+                    self.stage = Stage::GoodTacticals;
+                    let tt_index = self.hints.tt_move.and_then(|tt| self.moves.iter().position(|&m| m == tt));
+                    if let Some(index) = tt_index {
+                        self.take(index);
+                    }
+                    self.gather_tacticals();
+                    if tt_index.is_some() {
+                        return Some(self.moves[0]);
+                    }
+                }
+                Stage::GoodTacticals => {
+                    if self.next >= self.tacticals_end {
+                        self.stage = Stage::Killers;
+                        continue;
+                    }
+                    let m = self.pick_best(self.tacticals_end);
+                    let underpromotion = m.promotion().is_some_and(|role| role != Role::Queen);
+                    if !underpromotion && see_ge(pos, m, 0) {
+                        self.last_known_good = true;
+                        return Some(m);
+                    }
+                    self.bad_tacticals.push(m);
+                }
+                Stage::Killers => {
+                    let hints = [self.hints.killers[0], self.hints.killers[1], self.hints.counter];
+                    let Some(&hint) = hints.get(self.hint_index) else {
+                        self.stage = Stage::Quiets;
+                        let (start, end) = (self.next, self.moves.len());
+                        for index in start..end {
+                            self.scores[index] = history(self.moves[index]);
+                        }
+                        continue;
+                    };
+                    self.hint_index += 1;
+                    let Some(hint) = hint.filter(|&m| is_quiet(m)) else { continue };
+                    if let Some(offset) = self.moves[self.next..].iter().position(|&m| m == hint) {
+                        self.take(self.next + offset);
+                        return Some(hint);
+                    }
+                }
+                Stage::Quiets => {
+                    if self.next >= self.moves.len() {
+                        self.stage = Stage::BadTacticals;
+                        continue;
+                    }
+                    return Some(self.pick_best(self.moves.len()));
+                }
+                Stage::BadTacticals => {
+                    let m = self.bad_tacticals.get(self.bad_next).copied();
+                    self.bad_next += 1;
+                    return m;
                 }
             }
-            self.score_rest(pos, history);
         }
-        let count = self.moves.len();
-        if self.next >= count {
-            return None;
+    }
+
+    /// Whether the move last handed out is a capture or promotion already known not to lose
+    /// material by static exchange, so callers can skip their own exchange test. False for the
+    /// table move, which was handed out unscored.
+    pub fn last_is_known_good_tactical(&self) -> bool {
+        self.last_known_good
+    }
+
+    /// The search prunes quiets from here on: keep only the quiets `keep` spares (quiet checks),
+    /// so the others are never scored, scanned or tested again.
+    pub fn skip_quiets(&mut self, keep: impl Fn(Move) -> bool) {
+        if matches!(self.stage, Stage::BadTacticals) {
+            return;
         }
+        let start = if self.stage == Stage::GoodTacticals { self.tacticals_end } else { self.next };
+        let mut kept = start;
+        for index in start..self.moves.len() {
+            if keep(self.moves[index]) {
+                self.moves.swap(kept, index);
+                self.scores.swap(kept, index);
+                kept += 1;
+            }
+        }
+        self.moves.truncate(kept);
+        if self.stage == Stage::Killers {
+            // The killers left are in the kept list: they come by history with the rest.
+            self.hint_index = 3;
+        }
+    }
+
+    /// Puts the unpicked tacticals (captures and promotions) first and scores them by victim
+    /// value.
+    fn gather_tacticals(&mut self) {
+        let mut end = self.next;
+        for index in self.next..self.moves.len() {
+            if !is_quiet(self.moves[index]) {
+                self.moves.swap(end, index);
+                end += 1;
+            }
+        }
+        for index in self.next..end {
+            self.scores[index] = tactical_value(self.moves[index]);
+        }
+        self.tacticals_end = end;
+    }
+
+    /// Hands out `moves[index]` next (the table move, or a killer once the tacticals are done).
+    fn take(&mut self, index: usize) {
+        self.moves.swap(self.next, index);
+        self.scores.swap(self.next, index);
+        self.next += 1;
+    }
+
+    /// The best-scored move in `[next..end)`, swapped to `next` and handed out.
+    fn pick_best(&mut self, end: usize) -> Move {
         let mut best = self.next;
-        for index in self.next + 1..count {
+        for index in self.next + 1..end {
             if self.scores[index] > self.scores[best] {
                 best = index;
             }
@@ -102,37 +226,7 @@ impl MovePicker {
         self.moves.swap(self.next, best);
         self.scores.swap(self.next, best);
         self.next += 1;
-        Some(self.moves[self.next - 1])
-    }
-
-    /// Whether the move last handed out is a capture or promotion already known not to lose
-    /// material by static exchange, so callers can skip their own exchange test. False for the
-    /// table move, which was handed out unscored.
-    pub fn last_is_known_good_tactical(&self) -> bool {
-        self.rest_scored && self.next > 0 && self.scores[self.next - 1] >= GOOD_TACTICAL
-    }
-
-    fn score_rest(&mut self, pos: &Chess, history: impl Fn(Move) -> i32) {
-        let hints = self.hints;
-        for (score, &m) in self.scores.iter_mut().zip(self.moves.iter()).skip(self.next) {
-            *score = if !is_quiet(m) {
-                let underpromotion = m.promotion().is_some_and(|role| role != Role::Queen);
-                if !underpromotion && see_ge(pos, m, 0) {
-                    GOOD_TACTICAL + tactical_value(m)
-                } else {
-                    BAD_TACTICAL + tactical_value(m)
-                }
-            } else if Some(m) == hints.killers[0] {
-                FIRST_KILLER
-            } else if Some(m) == hints.killers[1] {
-                SECOND_KILLER
-            } else if Some(m) == hints.counter {
-                COUNTER_MOVE
-            } else {
-                history(m)
-            };
-        }
-        self.rest_scored = true;
+        self.moves[self.next - 1]
     }
 
     /// Every move, in order, for tests.
@@ -173,6 +267,77 @@ mod tests {
         assert!(rank(quiet) == 4);
         assert_eq!(rank(bad), picked.len() - 1, "the losing queen capture goes last: {picked:?}");
         assert_eq!(picked.len(), pos.legal_moves().len());
+    }
+
+    /// The order a picker must follow: (stage, rank within the stage), smaller first.
+    fn expected_rank(pos: &Chess, m: Move, hints: OrderingHints, history: i32) -> (u8, i32) {
+        let good = m.promotion().is_none_or(|role| role == Role::Queen) && see_ge(pos, m, 0);
+        if Some(m) == hints.tt_move {
+            (0, 0)
+        } else if !is_quiet(m) {
+            (if good { 1 } else { 6 }, -tactical_value(m))
+        } else if Some(m) == hints.killers[0] {
+            (2, 0)
+        } else if Some(m) == hints.killers[1] {
+            (3, 0)
+        } else if Some(m) == hints.counter {
+            (4, 0)
+        } else {
+            (5, -history)
+        }
+    }
+
+    fn varied_positions() -> Vec<Chess> {
+        let mut positions = Vec::new();
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        ] {
+            let root: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
+            for m in root.legal_moves() {
+                let mut child = root.clone();
+                child.play_unchecked(m);
+                positions.push(child);
+            }
+            positions.push(root);
+        }
+        positions
+    }
+
+    #[test]
+    fn every_move_comes_once_in_stage_order() {
+        for (n, pos) in varied_positions().iter().enumerate() {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                continue;
+            }
+            let hint = |k: usize| moves.get((n * 7 + k * 3) % (moves.len() + 1)).copied();
+            let hints = OrderingHints { tt_move: hint(0), killers: [hint(1), hint(2)], counter: hint(1) };
+            let history = |m: Move| (m.to() as i32 * 31 + m.from().map_or(0, |f| f as i32) * 7) % 50;
+            let picked = MovePicker::new(moves.clone(), hints).drain(pos, history);
+            assert_eq!(picked.len(), moves.len(), "{picked:?}");
+            assert!(moves.iter().all(|m| picked.contains(m)));
+            let ranks: Vec<_> = picked.iter().map(|&m| expected_rank(pos, m, hints, history(m))).collect();
+            assert!(ranks.windows(2).all(|pair| pair[0] <= pair[1]), "out of order: {picked:?} {ranks:?}");
+        }
+    }
+
+    #[test]
+    fn skipped_quiets_leave_only_tacticals_and_the_quiets_kept() {
+        for pos in varied_positions() {
+            let moves = pos.legal_moves();
+            let mut picker = MovePicker::new(moves.clone(), OrderingHints::default());
+            let Some(first) = picker.next_move(&pos, |_| 0) else { continue };
+            let keep = |m: Move| m.to() as usize % 3 == 0;
+            picker.skip_quiets(keep);
+            let mut rest = vec![first];
+            rest.extend(std::iter::from_fn(|| picker.next_move(&pos, |_| 0)));
+            let expected: Vec<Move> =
+                moves.iter().copied().filter(|&m| !is_quiet(m) || keep(m) || m == first).collect();
+            assert_eq!(rest.len(), expected.len(), "{rest:?} vs {expected:?}");
+            assert!(expected.iter().all(|m| rest.contains(m)));
+        }
     }
 
     #[test]

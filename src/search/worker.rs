@@ -440,15 +440,14 @@ impl<'a> Worker<'a> {
                 if prunable_quiet && skip_quiets {
                     continue;
                 }
-                if prunable_quiet && depth <= LMP_MAX_DEPTH && quiets_tried.len() as i32 >= late_move_limit {
-                    skip_quiets = true;
-                    continue;
-                }
                 if prunable_quiet
-                    && depth <= FUTILITY_MAX_DEPTH
-                    && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
+                    && ((depth <= LMP_MAX_DEPTH && quiets_tried.len() as i32 >= late_move_limit)
+                        || (depth <= FUTILITY_MAX_DEPTH
+                            && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha))
                 {
+                    // The picker drops the quiets left but the checks, unscored and unscanned.
                     skip_quiets = true;
+                    picker.skip_quiets(|quiet| self.pos.gives_check(quiet));
                     continue;
                 }
                 let see_margin = if quiet { SEE_QUIET_MARGIN * depth } else { SEE_CAPTURE_MARGIN * depth };
