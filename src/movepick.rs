@@ -329,7 +329,7 @@ mod tests {
             let moves = pos.legal_moves();
             let mut picker = MovePicker::new(moves.clone(), OrderingHints::default());
             let Some(first) = picker.next_move(&pos, |_| 0) else { continue };
-            let keep = |m: Move| m.to() as usize % 3 == 0;
+            let keep = |m: Move| (m.to() as usize).is_multiple_of(3);
             picker.skip_quiets(keep);
             let mut rest = vec![first];
             rest.extend(std::iter::from_fn(|| picker.next_move(&pos, |_| 0)));
