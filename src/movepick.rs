@@ -50,6 +50,7 @@ pub struct OrderingHints {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Stage {
     TableMove,
+    GatherTacticals,
     GoodTacticals,
     Killers,
     Quiets,
@@ -100,22 +101,24 @@ impl MovePicker {
         }
     }
 
-    /// The next move in `pos` (the position the moves were generated in); `history` gives a
-    /// quiet move's score and is only called once the quiet stage begins.
+    /// The next move in `pos` (the position the moves were generated in). `history` gives a
+    /// move's history score: a quiet's orders the quiets, a tactical's is added to its victim
+    /// value. It is called only once the stage of the moves it scores begins.
     pub fn next_move(&mut self, pos: &Chess, history: impl Fn(Move) -> i32) -> Option<Move> {
         self.last_known_good = false;
         loop {
             match self.stage {
                 Stage::TableMove => {
-                    self.stage = Stage::GoodTacticals;
+                    self.stage = Stage::GatherTacticals;
                     let tt_index = self.hints.tt_move.and_then(|tt| self.moves.iter().position(|&m| m == tt));
                     if let Some(index) = tt_index {
                         self.take(index);
-                    }
-                    self.gather_tacticals();
-                    if tt_index.is_some() {
                         return Some(self.moves[0]);
                     }
+                }
+                Stage::GatherTacticals => {
+                    self.stage = Stage::GoodTacticals;
+                    self.gather_tacticals(&history);
                 }
                 Stage::GoodTacticals => {
                     if self.next >= self.tacticals_end {
@@ -177,9 +180,12 @@ impl MovePicker {
             return;
         }
         let start = if self.stage == Stage::GoodTacticals { self.tacticals_end } else { self.next };
+        // Before the tacticals are gathered they are still among the quiets: keep them.
+        let gathered = !matches!(self.stage, Stage::TableMove | Stage::GatherTacticals);
         let mut kept = start;
         for index in start..self.moves.len() {
-            if keep(self.moves[index]) {
+            let m = self.moves[index];
+            if keep(m) || (!gathered && !is_quiet(m)) {
                 self.moves.swap(kept, index);
                 self.scores.swap(kept, index);
                 kept += 1;
@@ -193,8 +199,8 @@ impl MovePicker {
     }
 
     /// Puts the unpicked tacticals (captures and promotions) first and scores them by victim
-    /// value.
-    fn gather_tacticals(&mut self) {
+    /// value and history.
+    fn gather_tacticals(&mut self, history: impl Fn(Move) -> i32) {
         let mut end = self.next;
         for index in self.next..self.moves.len() {
             if !is_quiet(self.moves[index]) {
@@ -203,7 +209,7 @@ impl MovePicker {
             }
         }
         for index in self.next..end {
-            self.scores[index] = tactical_value(self.moves[index]);
+            self.scores[index] = tactical_value(self.moves[index]) + history(self.moves[index]);
         }
         self.tacticals_end = end;
     }
@@ -275,7 +281,7 @@ mod tests {
         if Some(m) == hints.tt_move {
             (0, 0)
         } else if !is_quiet(m) {
-            (if good { 1 } else { 6 }, -tactical_value(m))
+            (if good { 1 } else { 6 }, -tactical_value(m) - history)
         } else if Some(m) == hints.killers[0] {
             (2, 0)
         } else if Some(m) == hints.killers[1] {

@@ -101,6 +101,9 @@ pub struct Position {
     undo: Vec<Chess>,
     /// The network's accumulators along `undo` and the current board, computed lazily.
     accumulators: AccumulatorStack,
+    /// `history` lengths just after each null move on the search path: no position before a
+    /// null move can repeat one after it (passing is not a move of the game).
+    null_marks: Vec<usize>,
 }
 
 impl Default for Position {
@@ -129,6 +132,7 @@ impl Position {
             history: Vec::new(),
             undo: Vec::new(),
             accumulators: AccumulatorStack::default(),
+            null_marks: Vec::new(),
         }
     }
 
@@ -189,6 +193,9 @@ impl Position {
     /// Takes back the last `make` or `make_null`.
     pub fn unmake(&mut self) {
         if let (Some(board), Some(key)) = (self.undo.pop(), self.history.pop()) {
+            if self.null_marks.last() == Some(&(self.history.len() + 1)) {
+                self.null_marks.pop();
+            }
             self.board = board;
             self.key = key;
             self.accumulators.pop();
@@ -211,6 +218,7 @@ impl Position {
             key ^= Zobrist64::zobrist_for_en_passant_file(square.file()).0;
         }
         self.history.push(self.key);
+        self.null_marks.push(self.history.len());
         self.undo.push(std::mem::replace(&mut self.board, next));
         self.accumulators.push();
         self.key = key;
@@ -264,7 +272,8 @@ impl Position {
     /// Draw by repetition inside the search: one earlier occurrence after the root, or two
     /// anywhere (the game record included).
     pub fn is_search_repetition(&self) -> bool {
-        let window = self.board.halfmoves() as usize;
+        let since_null = self.null_marks.last().map_or(usize::MAX, |&mark| self.history.len() - mark);
+        let window = (self.board.halfmoves() as usize).min(since_null);
         let searched = self.undo.len();
         let mut seen = 0;
         for (distance, &key) in self.history.iter().rev().enumerate().take(window).skip(1).step_by(2) {
@@ -464,5 +473,32 @@ mod tests {
             .play_uci_moves(["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"])
             .unwrap();
         assert_eq!(pos.repetitions(), 2);
+    }
+
+    #[test]
+    fn a_position_before_a_null_move_does_not_repeat_after_it() {
+        let play = |pos: &mut Position, tokens: &[&str]| {
+            for token in tokens {
+                let m = pos.parse_uci_move(token).unwrap();
+                pos.make(m);
+            }
+        };
+        // After Ra1-b1 White passes and its king walks a triangle while Black's steps out and
+        // back: the position after Rb1 recurs with Black to move, but only because White passed.
+        let mut pos = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", false).unwrap();
+        play(&mut pos, &["a1b1"]);
+        let after_rook_move = pos.fen();
+        assert!(pos.make_null());
+        play(&mut pos, &["e1d1", "e8d8", "d1d2", "d8e8", "d2e1"]);
+        assert_eq!(pos.fen().split(' ').next(), after_rook_move.split(' ').next());
+        assert_eq!(pos.turn(), Color::Black);
+        assert!(!pos.is_search_repetition(), "a repetition was counted across the null move");
+        for _ in 0..7 {
+            pos.unmake();
+        }
+        assert!(pos.null_marks.is_empty());
+        // The same kind of return without a pass is a repetition inside the search.
+        play(&mut pos, &["a1b1", "e8d8", "b1a1", "d8e8", "a1b1"]);
+        assert!(pos.is_search_repetition());
     }
 }

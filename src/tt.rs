@@ -246,12 +246,18 @@ impl TranspositionTable {
         let old = victim.data.load(Ordering::Relaxed);
         let old_key = victim.key_xor_data.load(Ordering::Relaxed) ^ old;
         let same_key = old_key == key && old != 0;
-        // Keep a deeper exact result for the same position from this search.
+        // Keep a deeper result for the same position from this search, but take the new best
+        // move: it comes from a search of the current tree, the old one may be stale.
         if same_key
             && bound != Bound::Exact
             && entry_generation(old) == generation
             && ((old >> 8) & 0xff) as i32 > depth + 3
         {
+            if packed_move != 0 && packed_move != (old >> 48) as u16 {
+                let data = (old & !(0xffff << 48)) | (packed_move as u64) << 48;
+                victim.key_xor_data.store(key ^ data, Ordering::Relaxed);
+                victim.data.store(data, Ordering::Relaxed);
+            }
             return;
         }
         let packed_move = if packed_move == 0 && same_key { (old >> 48) as u16 } else { packed_move };
@@ -314,6 +320,18 @@ mod tests {
         assert!(table.probe(0xdead_bef0).is_none());
         table.clear();
         assert!(table.probe(0xdead_beef).is_none());
+    }
+
+    #[test]
+    fn a_shallower_store_keeps_the_deeper_result_but_takes_its_new_move() {
+        let table = TranspositionTable::new(1).unwrap();
+        table.store(0xfeed, 0x0111, 40, 10, 12, Bound::Lower);
+        table.store(0xfeed, 0x0222, -5, 10, 3, Bound::Upper);
+        let hit = table.probe(0xfeed).unwrap();
+        assert_eq!((hit.packed_move, hit.score, hit.depth, hit.bound), (0x0222, 40, 12, Bound::Lower));
+        // A store without a move leaves the old move in place.
+        table.store(0xfeed, 0, -5, 10, 3, Bound::Upper);
+        assert_eq!(table.probe(0xfeed).unwrap().packed_move, 0x0222);
     }
 
     #[test]

@@ -4,6 +4,8 @@
 //!
 //! The search never formats text: the UCI layer turns events into `info` and `bestmove` lines.
 
+mod correction;
+mod history;
 pub mod params;
 mod threads;
 mod worker;

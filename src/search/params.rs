@@ -15,23 +15,35 @@ pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 /// Larger than any real score.
 pub const INFINITY: i32 = 32_001;
 pub const DRAW: i32 = 0;
+/// What the table stores as static eval where there is none (in check, tablebase results).
+pub const EVAL_NONE: i32 = i16::MIN as i32;
 /// A tablebase win at the root; a win `n` plies away scores `TB_WIN - n`. Below every mate
 /// score and above every evaluation, so a shorter mate still wins over a tablebase win.
 pub const TB_WIN: i32 = 25_000;
 pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
 
-/// Aspiration windows start this wide (cp) from depth `ASPIRATION_MIN_DEPTH` and double on failure.
-pub const ASPIRATION_DELTA: i32 = 25;
-pub const ASPIRATION_MIN_DEPTH: i32 = 5;
+/// Aspiration windows start this wide (cp) from depth `ASPIRATION_MIN_DEPTH` and grow by half
+/// on each failure.
+pub const ASPIRATION_DELTA: i32 = 12;
+pub const ASPIRATION_MIN_DEPTH: i32 = 4;
 
 /// Reverse futility: a node whose static eval beats beta by this much per ply of depth is cut.
 pub const RFP_MAX_DEPTH: i32 = 6;
 pub const RFP_MARGIN: i32 = 80;
 
-/// Null move: only from this depth; reduction = base + depth / divisor (+ eval excess).
+/// Null move: only from this depth; reduction = base + depth / divisor + min(excess / divisor,
+/// cap), where excess is how far the static eval beats beta.
 pub const NMP_MIN_DEPTH: i32 = 3;
-pub const NMP_BASE_REDUCTION: i32 = 3;
-pub const NMP_DEPTH_DIVISOR: i32 = 4;
+pub const NMP_BASE_REDUCTION: i32 = 4;
+pub const NMP_DEPTH_DIVISOR: i32 = 6;
+pub const NMP_EVAL_DIVISOR: i32 = 200;
+pub const NMP_EVAL_CAP: i32 = 3;
+
+/// ProbCut: from this depth, a capture that beats `beta + PROBCUT_MARGIN` in a search this many
+/// plies shallower cuts the node.
+pub const PROBCUT_MIN_DEPTH: i32 = 5;
+pub const PROBCUT_MARGIN: i32 = 100;
+pub const PROBCUT_REDUCTION: i32 = 4;
 
 /// Internal iterative reduction: PV and cut nodes at least this deep with no table move are
 /// searched one ply shallower. Below it the saving is too small to pay for the worse search.
@@ -48,19 +60,50 @@ pub const SE_DOUBLE_MARGIN: i32 = 20;
 /// At most this many double extensions on one line from the root.
 pub const SE_MAX_DOUBLE_EXTENSIONS: u8 = 6;
 
-/// Late-move reductions start at this depth and move number (1-based).
+/// Late-move reductions start at this depth and number of moves searched (1-based).
 pub const LMR_MIN_DEPTH: i32 = 3;
-pub const LMR_MIN_MOVE: usize = 4;
+pub const LMR_MIN_MOVE: usize = 2;
+/// A quiet's combined history reduces it one ply less per this much (at most
+/// `LMR_HISTORY_CLAMP` plies either way).
+pub const LMR_HISTORY_DIVISOR: i32 = 5_000;
+pub const LMR_HISTORY_CLAMP: i32 = 2;
 /// reduction = LMR_BASE + ln(depth) * ln(move) / LMR_DIVISOR
 pub const LMR_BASE: f64 = 0.75;
 pub const LMR_DIVISOR: f64 = 2.25;
 
 /// Quiescence delta pruning: a capture that cannot lift alpha even with this margin is skipped.
 pub const DELTA_MARGIN: i32 = 200;
+/// Quiescence gives up a node whose stand-pat is this far below alpha: no capture can close it.
+pub const QS_NODE_DELTA: i32 = 1_000;
+/// Quiescence skips captures whose exchange cannot gain what is missing to alpha less this.
+pub const QS_SEE_MARGIN: i32 = 110;
 
-/// History bonuses grow with depth squared up to this cap; the table saturates at `HISTORY_MAX`.
-pub const HISTORY_BONUS_CAP: i32 = 1_600;
+/// History bonus: `HISTORY_STEP * min(depth^2, HISTORY_DEPTH_CAP)`; gravity holds entries
+/// within `HISTORY_MAX` (Ethereal's scale).
+pub const HISTORY_STEP: i32 = 32;
+pub const HISTORY_DEPTH_CAP: i32 = 400;
 pub const HISTORY_MAX: i32 = 16_384;
+
+/// Continuation pruning: at depth <= `[not improving, improving]` a quiet whose one-ply (or
+/// two-ply) continuation history is below the limit is skipped.
+pub const CONTINUATION_PRUNE_DEPTH: [i32; 2] = [3, 2];
+pub const COUNTER_HISTORY_LIMIT: [i32; 2] = [0, -1_000];
+pub const FOLLOW_UP_HISTORY_LIMIT: [i32; 2] = [-2_000, -4_000];
+/// Futility pruning spares quiets whose combined history is at least this
+/// (`[not improving, improving]`).
+pub const FUTILITY_HISTORY_LIMIT: [i32; 2] = [12_000, 6_000];
+/// Capture history lowers a capture's SEE pruning threshold by one centipawn per this much.
+pub const SEE_CAPTURE_HISTORY_DIVISOR: i32 = 48;
+
+/// Correction history: entries per table (a power of two), fixed-point grain, the most it may
+/// correct (cp), and the cap of the depth weight (out of 256) a result learns with.
+pub const CORRECTION_SIZE: usize = 16_384;
+pub const CORRECTION_GRAIN: i32 = 256;
+pub const CORRECTION_LIMIT: i32 = 64;
+pub const CORRECTION_WEIGHT_CAP: i32 = 16;
+
+/// A tablebase result is stored this many plies deeper than the node: it is exact.
+pub const TB_STORE_DEPTH_BONUS: i32 = 6;
 
 /// How often (in nodes) a worker publishes its node count and checks the clock and stop flag.
 pub const POLL_INTERVAL: u64 = 1024;

@@ -4,6 +4,8 @@
 //! and the `SearchControl` are shared. The main worker (id 0) reports iterations and watches
 //! the clock; helpers just search and fill the shared table (Lazy SMP).
 
+use super::correction::{Correction, Slots};
+use super::history::{Contexts, History, PieceTo};
 use super::params::*;
 use super::{IterationReport, RootLine, Score, ScoreBound, SearchControl, SearchEvent, SearchLimits};
 use crate::movepick::{gain_estimate, is_quiet, MovePicker, OrderingHints};
@@ -13,7 +15,7 @@ use crate::see::see_ge;
 use crate::tablebase::Outcome;
 use crate::tt::{decode_move, encode_move, Bound, TranspositionTable, TtHit};
 use once_cell::sync::Lazy;
-use shakmaty::{Move, MoveList, Position as _, Role};
+use shakmaty::{Color, Move, MoveList, Position as _, Role};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -91,16 +93,21 @@ pub struct Worker<'a> {
     stable_iterations: u32,
     /// Best score of the previous completed iteration.
     last_iteration_score: i32,
-    killers: Box<[[Option<Move>; 2]; MAX_PLY + 1]>,
-    /// Butterfly history: [side to move][from][to].
-    history: Box<[[[i32; 64]; 64]; 2]>,
-    /// The reply that refuted each move last time: [side that replies][from][to] of the move.
-    counter_moves: Box<[[[Option<Move>; 64]; 64]; 2]>,
+    /// Killers, counter moves and the history tables.
+    history: Box<History>,
+    /// What searches found the static evaluation gets wrong, by structure.
+    correction: Box<Correction>,
     /// The move made at each ply (None for a null move), for counter-move lookups.
     move_stack: [Option<Move>; MAX_PLY + 1],
+    /// The piece and target of the move made at each ply: continuation history contexts.
+    moved: [Option<PieceTo>; MAX_PLY + 1],
     pv_table: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_length: [usize; MAX_PLY + 1],
+    /// Corrected static evaluation at each ply (`-INFINITY` in check).
     eval_stack: [i32; MAX_PLY + 1],
+    /// The uncorrected one (`EVAL_NONE` in check), what the table stores and a singular test
+    /// reuses.
+    raw_eval_stack: [i32; MAX_PLY + 1],
     /// The move a singular-extension search at each ply leaves out (None: an ordinary node).
     excluded: [Option<Move>; MAX_PLY + 1],
     /// Double singular extensions on the path from the root to each ply, capped so that a line
@@ -140,13 +147,14 @@ impl<'a> Worker<'a> {
             network: crate::nnue::active(),
             stable_iterations: 0,
             last_iteration_score: -INFINITY,
-            killers: Box::new([[None; 2]; MAX_PLY + 1]),
-            history: Box::new([[[0; 64]; 64]; 2]),
-            counter_moves: Box::new([[[None; 64]; 64]; 2]),
+            history: Box::default(),
+            correction: Box::default(),
             move_stack: [None; MAX_PLY + 1],
+            moved: [None; MAX_PLY + 1],
             pv_table: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_length: [0; MAX_PLY + 1],
             eval_stack: [0; MAX_PLY + 1],
+            raw_eval_stack: [EVAL_NONE; MAX_PLY + 1],
             excluded: [None; MAX_PLY + 1],
             double_extensions: [0; MAX_PLY + 1],
             root_depth: 0,
@@ -241,17 +249,27 @@ impl<'a> Worker<'a> {
                 self.sort_root_moves(self.pv_index);
                 self.report_line(depth, self.pv_index, bound);
             }
-            delta += delta;
+            delta += delta / 2;
         }
     }
 
     /// Searches root moves `pv_index..` (earlier ones belong to better MultiPV lines).
     fn search_root(&mut self, depth: i32, mut alpha: i32, beta: i32) -> i32 {
         self.pv_length[0] = 0;
+        // The root's static eval, for `improving` two plies down.
+        self.eval_stack[0] = if self.pos.is_check() {
+            -INFINITY
+        } else {
+            let raw = self.static_eval();
+            self.corrected(raw, Slots::of(self.pos.chess()))
+        };
+        self.history.clear_killers(1);
+        let side = self.pos.turn();
         let mut best_score = -INFINITY;
         for index in self.pv_index..self.root_moves.len() {
             let mv = self.root_moves[index].mv;
             self.move_stack[0] = Some(mv);
+            self.moved[0] = Some(PieceTo::of(side, mv));
             self.double_extensions[1] = 0;
             let nodes_before = self.nodes;
             self.pos.make(mv);
@@ -330,8 +348,8 @@ impl<'a> Worker<'a> {
         // Step 3. Transposition table: a deep enough bound settles non-PV nodes outright.
         let key = self.pos.key();
         let hit = if excluded.is_some() { None } else { self.shared.tt.probe(key) };
-        if let Some(hit) = hit {
-            let score = score_from_tt(hit.score, ply);
+        let tt_score = hit.map(|hit| score_from_tt(hit.score, ply));
+        if let (Some(hit), Some(score)) = (hit, tt_score) {
             if !pv_node && hit.depth >= depth && bound_allows_cutoff(hit.bound, score, alpha, beta) {
                 return score;
             }
@@ -343,21 +361,38 @@ impl<'a> Worker<'a> {
         let tablebase = if excluded.is_some() { None } else { self.probe_tablebase(depth, ply) };
         if let Some((score, bound)) = tablebase {
             if bound_allows_cutoff(bound, score, alpha, beta) {
-                self.store(key, None, score, None, depth + 6, bound, ply);
+                self.store(key, None, score, None, depth + TB_STORE_DEPTH_BONUS, bound, ply);
                 return score;
             }
         }
+        self.history.clear_killers(ply + 1);
 
-        // Step 4. Static evaluation and the `improving` signal (a singular test has its node's).
-        let eval = if excluded.is_some() {
-            self.eval_stack[ply]
+        // Step 4. Static evaluation, corrected by what searches of this structure found; the
+        // table's upper bound lowers it for pruning; `improving` compares
+        // with two plies back. A singular test has its node's.
+        let slots = Slots::of(self.pos.chess());
+        let raw_eval = if excluded.is_some() {
+            self.raw_eval_stack[ply]
         } else if in_check {
-            -INFINITY
+            EVAL_NONE
         } else {
-            hit.map_or_else(|| self.static_eval(), |hit| hit.eval)
+            hit.map(|hit| hit.eval).filter(|&eval| eval != EVAL_NONE).unwrap_or_else(|| self.static_eval())
         };
+        let eval = if in_check { -INFINITY } else { self.corrected(raw_eval, slots) };
+        self.raw_eval_stack[ply] = raw_eval;
         self.eval_stack[ply] = eval;
         let improving = !in_check && ply >= 2 && eval > self.eval_stack[ply - 2];
+        // Only downward: a shallow lower bound that missed a quiet threat (a mate after a
+        // sacrifice) would otherwise feed reverse futility a score the full depth refutes, iteration
+        // after iteration (it hid Ra6! bxa6 b7# from a depth-10 search).
+        let pruning_eval = match (hit, tt_score) {
+            (Some(hit), Some(score))
+                if !in_check && score < eval && matches!(hit.bound, Bound::Upper | Bound::Exact) =>
+            {
+                score
+            }
+            _ => eval,
+        };
 
         // Step 5. Reverse futility pruning: far above beta near the leaves, assume a cut. Not in
         // a singular test, nor null move below: it asks about the other moves, not the position.
@@ -366,24 +401,34 @@ impl<'a> Worker<'a> {
             && !in_check
             && depth <= RFP_MAX_DEPTH
             && beta.abs() < MATE_BOUND
-            && eval - RFP_MARGIN * (depth - improving as i32) >= beta
+            && pruning_eval - RFP_MARGIN * (depth - improving as i32) >= beta
         {
-            return eval;
+            return pruning_eval;
         }
 
-        // Step 6. Null-move pruning: if passing still beats beta, a real move will too.
+        // Step 6. Null-move pruning: if passing still beats beta, a real move will too. Not
+        // right after a pass, nor when the table already knows the node fails low.
+        let after_null = ply > 0 && self.move_stack[ply - 1].is_none();
+        let table_says_fail_low =
+            matches!((hit, tt_score), (Some(hit), Some(score)) if hit.bound == Bound::Upper && score < beta);
         if !pv_node
             && excluded.is_none()
             && !in_check
+            && !after_null
+            && !table_says_fail_low
             && depth >= NMP_MIN_DEPTH
             && eval >= beta
+            && pruning_eval >= beta
             && beta.abs() < MATE_BOUND
             && self.pos.has_non_pawn_material(self.pos.turn())
             && self.pos.make_null()
         {
             self.move_stack[ply] = None;
+            self.moved[ply] = None;
             self.double_extensions[ply + 1] = self.double_extensions[ply];
-            let reduction = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR + ((eval - beta) / 200).min(3);
+            let reduction = NMP_BASE_REDUCTION
+                + depth / NMP_DEPTH_DIVISOR
+                + ((pruning_eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_CAP);
             let score = -self.negamax(depth - 1 - reduction, -beta, -beta + 1, ply + 1, !cut_node);
             self.pos.unmake();
             if self.stopped {
@@ -391,6 +436,26 @@ impl<'a> Worker<'a> {
             }
             if score >= beta {
                 return if score >= MATE_BOUND { beta } else { score };
+            }
+        }
+
+        // Step 6b. ProbCut: a capture that beats beta by a margin in a much shallower search
+        // (first confirmed by quiescence) very likely beats beta in the full one.
+        let probcut_beta = beta + PROBCUT_MARGIN;
+        if !pv_node
+            && excluded.is_none()
+            && !in_check
+            && depth >= PROBCUT_MIN_DEPTH
+            && beta.abs() < TB_WIN_BOUND
+            && !matches!((hit, tt_score), (Some(hit), Some(score))
+                if hit.depth > depth - PROBCUT_REDUCTION && score < probcut_beta)
+        {
+            if let Some(score) = self.probcut(depth, probcut_beta, pruning_eval, raw_eval, hit, ply, cut_node)
+            {
+                return score;
+            }
+            if self.stopped {
+                return DRAW;
             }
         }
 
@@ -418,23 +483,28 @@ impl<'a> Worker<'a> {
         if (pv_node || cut_node) && depth >= IIR_MIN_DEPTH && tt_move.is_none() && excluded.is_none() {
             depth -= 1;
         }
-        let mut picker = MovePicker::new(legal, self.ordering_hints(tt_move, ply));
+        let side = self.pos.turn();
+        let contexts = self.contexts(ply);
+        let hints = self.ordering_hints(tt_move, ply);
+        let mut picker = MovePicker::new(legal, hints);
 
         // Step 8. The move loop: PVS with late-move reductions.
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;
         let mut quiets_tried = MoveList::new(); // on the stack: no allocation per node
+        let mut tacticals_tried = MoveList::new();
         let mut skip_quiets = false;
         let late_move_limit = (LMP_BASE + depth * depth) / (2 - improving as i32);
-        let mut move_number = 0;
-        while let Some(mv) = picker.next_move(self.pos.chess(), |mv| self.quiet_order_score(mv)) {
-            move_number += 1;
+        let mut moves_searched = 0;
+        while let Some(mv) = picker.next_move(self.pos.chess(), |mv| self.order_score(&contexts, side, mv)) {
             let quiet = is_quiet(mv);
+            let history =
+                if quiet { self.history.quiet(&contexts, side, mv) } else { self.history.capture(side, mv) };
 
             // Step 9. Prune late, hopeless moves once a real line is on the board. Quiet checks
-            // are spared from move-count and futility pruning: they are how a lost-looking side
-            // mates.
+            // are spared from move-count, futility and history pruning: they are how a
+            // lost-looking side mates.
             if !pv_node && !in_check && best_score > -MATE_BOUND {
                 let prunable_quiet = quiet && !self.pos.gives_check(mv);
                 if prunable_quiet && skip_quiets {
@@ -443,19 +513,32 @@ impl<'a> Worker<'a> {
                 if prunable_quiet
                     && ((depth <= LMP_MAX_DEPTH && quiets_tried.len() as i32 >= late_move_limit)
                         || (depth <= FUTILITY_MAX_DEPTH
-                            && eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha))
+                            && pruning_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
+                            && history < FUTILITY_HISTORY_LIMIT[improving as usize]))
                 {
                     // The picker drops the quiets left but the checks, unscored and unscanned.
                     skip_quiets = true;
                     picker.skip_quiets(|quiet| self.pos.gives_check(quiet));
                     continue;
                 }
-                let see_margin = if quiet { SEE_QUIET_MARGIN * depth } else { SEE_CAPTURE_MARGIN * depth };
-                // A capture known not to lose material passes any margin at or below zero.
-                if depth <= SEE_PRUNE_MAX_DEPTH
-                    && !picker.last_is_known_good_tactical()
-                    && !see_ge(self.pos.chess(), mv, see_margin)
+                // A quiet whose continuations have gone badly is skipped near the leaves.
+                if prunable_quiet
+                    && depth <= CONTINUATION_PRUNE_DEPTH[improving as usize]
+                    && (self.history.continuation(&contexts, 0, side, mv)
+                        < COUNTER_HISTORY_LIMIT[improving as usize]
+                        || self.history.continuation(&contexts, 1, side, mv)
+                            < FOLLOW_UP_HISTORY_LIMIT[improving as usize])
                 {
+                    continue;
+                }
+                let see_margin = if quiet {
+                    SEE_QUIET_MARGIN * depth
+                } else {
+                    SEE_CAPTURE_MARGIN * depth - history / SEE_CAPTURE_HISTORY_DIVISOR
+                };
+                // A capture known not to lose material passes any margin at or below zero.
+                let known_good = picker.last_is_known_good_tactical() && see_margin <= 0;
+                if depth <= SEE_PRUNE_MAX_DEPTH && !known_good && !see_ge(self.pos.chess(), mv, see_margin) {
                     continue;
                 }
             }
@@ -473,22 +556,28 @@ impl<'a> Worker<'a> {
             }
 
             self.move_stack[ply] = Some(mv);
+            self.moved[ply] = Some(PieceTo::of(side, mv));
             self.double_extensions[ply + 1] = self.double_extensions[ply] + (extension >= 2) as u8;
             self.pos.make(mv);
+            moves_searched += 1;
             let gives_check = self.pos.is_check();
             let new_depth = depth - 1 + extension;
-            let score = if move_number == 1 {
+            let score = if moves_searched == 1 {
                 -self.negamax(new_depth, -beta, -alpha, ply + 1, !pv_node && !cut_node)
             } else {
                 let mut reduction = 0;
-                if depth >= LMR_MIN_DEPTH && move_number >= LMR_MIN_MOVE && quiet && !in_check && !gives_check
+                if depth >= LMR_MIN_DEPTH
+                    && moves_searched >= LMR_MIN_MOVE
+                    && quiet
+                    && !in_check
+                    && !gives_check
                 {
-                    reduction = LMR_TABLE[depth.min(63) as usize][move_number.min(63)];
-                    reduction -= pv_node as i32;
-                    reduction += cut_node as i32;
-                    reduction -= improving as i32;
-                    reduction -= self.history_of(mv) / 8_000;
-                    reduction = reduction.clamp(0, new_depth - 1);
+                    let hinted = hints.killers.contains(&Some(mv)) || hints.counter == Some(mv);
+                    reduction = LMR_TABLE[depth.min(63) as usize][moves_searched.min(63)] - 1;
+                    reduction += !pv_node as i32 + !improving as i32;
+                    reduction -= hinted as i32;
+                    reduction -= (history / LMR_HISTORY_DIVISOR).clamp(-LMR_HISTORY_CLAMP, LMR_HISTORY_CLAMP);
+                    reduction = reduction.clamp(0, (new_depth - 1).max(0));
                 }
                 let mut score = -self.negamax(new_depth - reduction, -alpha - 1, -alpha, ply + 1, true);
                 if score > alpha && reduction > 0 && !self.stopped {
@@ -510,19 +599,34 @@ impl<'a> Worker<'a> {
                     alpha = score;
                     self.update_pv(ply, mv);
                     if score >= beta {
-                        if quiet {
-                            self.reward_quiet(mv, &quiets_tried, depth, ply);
-                        }
+                        let previous = self.previous_move(ply);
+                        self.history.reward_cutoff(
+                            mv,
+                            &quiets_tried,
+                            &tacticals_tried,
+                            &contexts,
+                            side,
+                            previous,
+                            depth,
+                            ply,
+                        );
                         break;
                     }
                 }
             }
             if quiet {
                 quiets_tried.push(mv);
+            } else {
+                tacticals_tried.push(mv);
             }
         }
+        if moves_searched == 0 {
+            // Every move was pruned or excluded: the node is worth no more than alpha.
+            return alpha;
+        }
 
-        // Step 10. Store the result (a singular test leaves the entry to its node).
+        // Step 10. Store the result and learn the static evaluation's error (a singular test
+        // leaves the entry and the lesson to its node).
         if excluded.is_some() {
             return best_score;
         }
@@ -533,8 +637,76 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        self.store(key, best_move, best_score, (!in_check).then_some(eval), depth, bound, ply);
+        let raw = (!in_check).then_some(raw_eval);
+        self.store(key, best_move, best_score, raw, depth, bound, ply);
+        let best_is_quiet = best_move.is_none_or(is_quiet);
+        if !in_check
+            && best_is_quiet
+            && best_score.abs() < TB_WIN_BOUND
+            && !(bound == Bound::Lower && best_score <= eval)
+            && !(bound == Bound::Upper && best_score >= eval)
+        {
+            self.correction.learn(slots, raw_eval, best_score, depth);
+        }
         best_score
+    }
+
+    /// ProbCut's search (see step 6b): captures that win enough by exchange are tried in
+    /// quiescence, then confirmed `PROBCUT_REDUCTION` plies shallower. A confirmed score is
+    /// stored and returned.
+    #[allow(clippy::too_many_arguments)]
+    fn probcut(
+        &mut self,
+        depth: i32,
+        probcut_beta: i32,
+        pruning_eval: i32,
+        raw_eval: i32,
+        hit: Option<TtHit>,
+        ply: usize,
+        cut_node: bool,
+    ) -> Option<i32> {
+        let moves = tactical_moves(self.pos.chess());
+        let tt_move = hit.and_then(|hit| decode_move(hit.packed_move, &moves));
+        let side = self.pos.turn();
+        let mut picker = MovePicker::new(moves, OrderingHints { tt_move, ..OrderingHints::default() });
+        let threshold = probcut_beta - pruning_eval;
+        while let Some(mv) = picker.next_move(self.pos.chess(), |mv| self.history.capture(side, mv) / 2) {
+            if !see_ge(self.pos.chess(), mv, threshold) {
+                continue;
+            }
+            self.move_stack[ply] = Some(mv);
+            self.moved[ply] = Some(PieceTo::of(side, mv));
+            self.double_extensions[ply + 1] = self.double_extensions[ply];
+            self.pos.make(mv);
+            let mut score = -self.quiescence(-probcut_beta, -probcut_beta + 1, ply + 1);
+            if score >= probcut_beta && !self.stopped {
+                score = -self.negamax(
+                    depth - PROBCUT_REDUCTION,
+                    -probcut_beta,
+                    -probcut_beta + 1,
+                    ply + 1,
+                    !cut_node,
+                );
+            }
+            self.pos.unmake();
+            if self.stopped {
+                return None;
+            }
+            if score >= probcut_beta {
+                let key = self.pos.key();
+                self.store(
+                    key,
+                    Some(mv),
+                    score,
+                    Some(raw_eval),
+                    depth - PROBCUT_REDUCTION + 1,
+                    Bound::Lower,
+                    ply,
+                );
+                return Some(score);
+            }
+        }
+        None
     }
 
     /// Whether the table move of a node may be tested for singularity: deep enough, the entry a
@@ -601,17 +773,43 @@ impl<'a> Worker<'a> {
 
         let key = self.pos.key();
         let hit = self.shared.tt.probe(key);
-        if let Some(hit) = hit {
-            let score = score_from_tt(hit.score, ply);
+        let tt_score = hit.map(|hit| score_from_tt(hit.score, ply));
+        if let (Some(hit), Some(score)) = (hit, tt_score) {
             if bound_allows_cutoff(hit.bound, score, alpha, beta) {
                 return score;
             }
         }
 
-        // Stand pat: the side to move may decline every capture (not when in check).
-        let stand_pat =
-            if in_check { -INFINITY } else { hit.map_or_else(|| self.static_eval(), |hit| hit.eval) };
+        // Stand pat: the side to move may decline every capture (not when in check). The
+        // corrected static eval, refined by the table's score where its bound allows.
+        let raw_eval = if in_check {
+            EVAL_NONE
+        } else {
+            hit.map(|hit| hit.eval).filter(|&eval| eval != EVAL_NONE).unwrap_or_else(|| self.static_eval())
+        };
+        let stand_pat = if in_check {
+            -INFINITY
+        } else {
+            let eval = self.corrected(raw_eval, Slots::of(self.pos.chess()));
+            match (hit, tt_score) {
+                (Some(hit), Some(score))
+                    if score.abs() < TB_WIN_BOUND
+                        && match hit.bound {
+                            Bound::Exact => true,
+                            Bound::Lower => score > eval,
+                            Bound::Upper => score < eval,
+                        } =>
+                {
+                    score
+                }
+                _ => eval,
+            }
+        };
         if stand_pat >= beta {
+            return stand_pat;
+        }
+        // So far below alpha that no capture can close the gap: give the node up.
+        if !in_check && stand_pat + QS_NODE_DELTA < alpha {
             return stand_pat;
         }
         alpha = alpha.max(stand_pat);
@@ -627,17 +825,22 @@ impl<'a> Worker<'a> {
         };
         let tt_move = hit.and_then(|hit| decode_move(hit.packed_move, &moves));
         let hints = OrderingHints { tt_move, ..OrderingHints::default() };
+        let side = self.pos.turn();
         let mut picker = MovePicker::new(moves, hints);
         let mut best_score = stand_pat;
         let mut best_move = None;
-        while let Some(mv) = picker.next_move(self.pos.chess(), |_| 0) {
+        while let Some(mv) =
+            picker.next_move(self.pos.chess(), |mv| self.order_score(&[None, None], side, mv))
+        {
             if !in_check {
                 // Delta pruning: even winning this piece outright would not reach alpha.
                 if stand_pat + gain_estimate(mv) + DELTA_MARGIN <= alpha {
                     continue;
                 }
-                // A capture that loses material cannot improve a quiet position.
-                if !picker.last_is_known_good_tactical() && !see_ge(self.pos.chess(), mv, 0) {
+                // Only captures whose exchange wins, and wins what alpha still needs less a
+                // margin, can improve a quiet position.
+                let threshold = (alpha - stand_pat - QS_SEE_MARGIN).max(1);
+                if !see_ge(self.pos.chess(), mv, threshold) {
                     continue;
                 }
             }
@@ -660,7 +863,7 @@ impl<'a> Worker<'a> {
             }
         }
         let bound = if best_score >= beta { Bound::Lower } else { Bound::Upper };
-        self.store(key, best_move, best_score, (!in_check).then_some(stand_pat), 0, bound, ply);
+        self.store(key, best_move, best_score, (!in_check).then_some(raw_eval), 0, bound, ply);
         best_score
     }
 
@@ -678,11 +881,21 @@ impl<'a> Worker<'a> {
         ply: usize,
     ) {
         let packed_move = best_move.map_or(0, encode_move);
-        self.shared.tt.store(key, packed_move, score_to_tt(score, ply), eval.unwrap_or(0), depth, bound);
+        self.shared.tt.store(
+            key,
+            packed_move,
+            score_to_tt(score, ply),
+            eval.unwrap_or(EVAL_NONE),
+            depth,
+            bound,
+        );
     }
 
     /// Draw by the fifty-move rule, repetition or insufficient material, seen from inside the tree.
     fn rule_draw(&self, in_check: bool, ply: usize) -> Option<i32> {
+        // Draws inside the tree score 0 +- 1 by node count, so that the search does not settle
+        // into one repetition line when every other line scores exactly the same.
+        let draw = DRAW + 1 - (self.nodes & 2) as i32;
         if ply == 0 {
             return None;
         }
@@ -692,10 +905,10 @@ impl<'a> Worker<'a> {
             if in_check && chess.legal_moves().is_empty() {
                 return Some(-MATE + ply as i32);
             }
-            return Some(DRAW);
+            return Some(draw);
         }
         if self.pos.is_search_repetition() || chess.is_insufficient_material() {
-            return Some(DRAW);
+            return Some(draw);
         }
         None
     }
@@ -710,48 +923,30 @@ impl<'a> Worker<'a> {
 
     /// The table move, killers and counter move that order this node's moves.
     fn ordering_hints(&self, tt_move: Option<Move>, ply: usize) -> OrderingHints {
-        let side = self.pos.turn() as usize;
-        let counter = self
-            .previous_move(ply)
-            .and_then(|previous| self.counter_moves[side][from_index(previous)][previous.to() as usize]);
-        OrderingHints { tt_move, killers: self.killers[ply], counter }
+        let counter = self.history.counter(self.pos.turn(), self.previous_move(ply));
+        OrderingHints { tt_move, killers: self.history.killers(ply), counter }
     }
 
-    /// A quiet move's ordering score before it is made: the side to move's history of it.
-    fn quiet_order_score(&self, mv: Move) -> i32 {
-        self.history[self.pos.turn() as usize][from_index(mv)][mv.to() as usize]
+    /// The continuation contexts of the node at `ply`: the moves one and two plies back.
+    fn contexts(&self, ply: usize) -> Contexts {
+        let back = |plies: usize| if ply >= plies { self.moved[ply - plies] } else { None };
+        [back(1), back(2)]
     }
 
-    fn history_of(&self, mv: Move) -> i32 {
-        // Called after `make`, so the mover is the side not to move.
-        self.history[(!self.pos.turn()) as usize][from_index(mv)][mv.to() as usize]
+    /// A move's history score for the picker: a quiet's combined history, half a capture's
+    /// history (added to its victim value).
+    fn order_score(&self, contexts: &Contexts, side: Color, mv: Move) -> i32 {
+        if is_quiet(mv) {
+            self.history.quiet(contexts, side, mv)
+        } else {
+            self.history.capture(side, mv) / 2
+        }
     }
 
-    /// A quiet move caused a cutoff: make it a killer and the counter to the previous move, and
-    /// shift history toward it and away from the quiets tried before it.
-    fn reward_quiet(&mut self, mv: Move, tried: &[Move], depth: i32, ply: usize) {
-        if self.killers[ply][0] != Some(mv) {
-            self.killers[ply][1] = self.killers[ply][0];
-            self.killers[ply][0] = Some(mv);
-        }
-        if let Some(previous) = self.previous_move(ply) {
-            let side = self.pos.turn() as usize;
-            let from = previous.from().map_or(0, |sq| sq as usize);
-            self.counter_moves[side][from][previous.to() as usize] = Some(mv);
-        }
-        let bonus = (depth * depth).min(HISTORY_BONUS_CAP);
-        let side = self.pos.turn() as usize;
-        let table = &mut self.history[side];
-        let mut apply = |m: Move, delta: i32| {
-            let from = m.from().map_or(0, |sq| sq as usize);
-            let entry = &mut table[from][m.to() as usize];
-            // History gravity: large values move less, so the table never saturates.
-            *entry += delta - *entry * delta.abs() / HISTORY_MAX;
-        };
-        apply(mv, bonus);
-        for &other in tried {
-            apply(other, -bonus);
-        }
+    /// A raw static evaluation plus the correction learned for its structure, kept clear of
+    /// tablebase and mate scores.
+    fn corrected(&self, raw_eval: i32, slots: Slots) -> i32 {
+        (raw_eval + self.correction.correction(slots)).clamp(-TB_WIN_BOUND + 1, TB_WIN_BOUND - 1)
     }
 
     fn update_pv(&mut self, ply: usize, mv: Move) {
@@ -916,11 +1111,6 @@ impl<'a> Worker<'a> {
             pv: root_move.pv.clone(),
         }));
     }
-}
-
-/// The from-square index of a move for the history tables (a drop has none; this engine has none).
-fn from_index(mv: Move) -> usize {
-    mv.from().map_or(0, |sq| sq as usize)
 }
 
 /// What the singular test says about a node's table move.

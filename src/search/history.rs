@@ -1,0 +1,218 @@
+//! What the search learns about moves while it runs: killers, counter moves and the history
+//! tables that order moves and steer pruning and reductions.
+//!
+//! Three history tables, all updated with the same gravity rule (large values move less, so a
+//! table never saturates and old lessons fade): butterfly (side, from, to) for quiets;
+//! continuation (the piece and square of the move one or two plies back, then the piece and
+//! square of this move) for quiets in context; capture (piece, to, captured piece) for
+//! captures. Bonuses grow with depth squared, on the scale where gravity bites
+//! (`HISTORY_STEP * min(depth^2, HISTORY_DEPTH_CAP)` against `HISTORY_MAX`), as in Ethereal.
+
+use super::params::{HISTORY_DEPTH_CAP, HISTORY_MAX, HISTORY_STEP, MAX_PLY};
+use shakmaty::{Color, Move, Role};
+
+/// A moved piece and where it went: the context a continuation history is keyed by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PieceTo {
+    /// 0..12: colour * 6 + role.
+    piece: u8,
+    to: u8,
+}
+
+impl PieceTo {
+    pub fn of(mover: Color, mv: Move) -> PieceTo {
+        PieceTo { piece: piece_index(mover, mv.role()) as u8, to: mv.to() as u8 }
+    }
+
+    fn index(self) -> usize {
+        self.piece as usize * 64 + self.to as usize
+    }
+}
+
+fn piece_index(color: Color, role: Role) -> usize {
+    (color as usize) * 6 + role as usize - 1
+}
+
+fn from_index(mv: Move) -> usize {
+    mv.from().map_or(0, |square| square as usize)
+}
+
+/// Piece-to entries per context: 12 pieces x 64 squares.
+const PIECE_TO: usize = 12 * 64;
+
+/// One thread's move history.
+pub struct History {
+    /// [side][from][to]
+    butterfly: Box<[[[i16; 64]; 64]; 2]>,
+    /// Continuation histories one and two plies back: [context piece-to][piece-to].
+    continuation: [Box<[i16]>; 2],
+    /// [piece-to][captured role]
+    capture: Box<[[i16; 6]]>,
+    killers: Box<[[Option<Move>; 2]; MAX_PLY + 2]>,
+    /// The reply that refuted each move last time: [side that replies][from][to] of the move.
+    counters: Box<[[[Option<Move>; 64]; 64]; 2]>,
+}
+
+impl Default for History {
+    fn default() -> Self {
+        History {
+            butterfly: Box::new([[[0; 64]; 64]; 2]),
+            continuation: [
+                vec![0; PIECE_TO * PIECE_TO].into_boxed_slice(),
+                vec![0; PIECE_TO * PIECE_TO].into_boxed_slice(),
+            ],
+            capture: vec![[0; 6]; PIECE_TO].into_boxed_slice(),
+            killers: Box::new([[None; 2]; MAX_PLY + 2]),
+            counters: Box::new([[[None; 64]; 64]; 2]),
+        }
+    }
+}
+
+/// The bonus (or, negated, malus) a move earns at `depth`.
+pub fn bonus(depth: i32) -> i32 {
+    HISTORY_STEP * (depth * depth).min(HISTORY_DEPTH_CAP)
+}
+
+/// History gravity: `entry` moves toward `+-HISTORY_MAX` by `delta`, less the closer it is.
+fn apply(entry: &mut i16, delta: i32) {
+    let value = *entry as i32;
+    *entry = (value + delta - value * delta.abs() / HISTORY_MAX) as i16;
+}
+
+/// The continuation contexts of a node: the moves one and two plies back (None after a null
+/// move or at the root).
+pub type Contexts = [Option<PieceTo>; 2];
+
+impl History {
+    pub fn killers(&self, ply: usize) -> [Option<Move>; 2] {
+        self.killers[ply]
+    }
+
+    /// A node's children start with no killers of their own from an unrelated subtree.
+    pub fn clear_killers(&mut self, ply: usize) {
+        self.killers[ply] = [None; 2];
+    }
+
+    pub fn counter(&self, side: Color, previous: Option<Move>) -> Option<Move> {
+        previous
+            .and_then(|previous| self.counters[side as usize][from_index(previous)][previous.to() as usize])
+    }
+
+    pub fn butterfly(&self, side: Color, mv: Move) -> i32 {
+        self.butterfly[side as usize][from_index(mv)][mv.to() as usize] as i32
+    }
+
+    /// The continuation history of `mv` (played by `side`) in context `k` (0: one ply back).
+    pub fn continuation(&self, contexts: &Contexts, k: usize, side: Color, mv: Move) -> i32 {
+        contexts[k].map_or(0, |context| {
+            self.continuation[k][context.index() * PIECE_TO + PieceTo::of(side, mv).index()] as i32
+        })
+    }
+
+    /// A quiet move's combined history: what orders quiets and adjusts their reductions.
+    pub fn quiet(&self, contexts: &Contexts, side: Color, mv: Move) -> i32 {
+        self.butterfly(side, mv)
+            + self.continuation(contexts, 0, side, mv)
+            + self.continuation(contexts, 1, side, mv)
+    }
+
+    pub fn capture(&self, side: Color, mv: Move) -> i32 {
+        let captured = match mv {
+            Move::EnPassant { .. } => Role::Pawn,
+            _ => mv.capture().unwrap_or(Role::Pawn),
+        };
+        self.capture[PieceTo::of(side, mv).index()][captured as usize - 1] as i32
+    }
+
+    fn update_quiet(&mut self, contexts: &Contexts, side: Color, mv: Move, delta: i32) {
+        apply(&mut self.butterfly[side as usize][from_index(mv)][mv.to() as usize], delta);
+        let target = PieceTo::of(side, mv).index();
+        for (k, context) in contexts.iter().enumerate() {
+            if let Some(context) = context {
+                apply(&mut self.continuation[k][context.index() * PIECE_TO + target], delta);
+            }
+        }
+    }
+
+    fn update_capture(&mut self, side: Color, mv: Move, delta: i32) {
+        let captured = match mv {
+            Move::EnPassant { .. } => Role::Pawn,
+            _ => mv.capture().unwrap_or(Role::Pawn),
+        };
+        apply(&mut self.capture[PieceTo::of(side, mv).index()][captured as usize - 1], delta);
+    }
+
+    /// `best` caused a cutoff at `depth` after the quiets and tacticals tried before it failed:
+    /// reward it and punish those. A quiet best move also becomes a killer and the counter to
+    /// the previous move.
+    #[allow(clippy::too_many_arguments)]
+    pub fn reward_cutoff(
+        &mut self,
+        best: Move,
+        quiets_tried: &[Move],
+        tacticals_tried: &[Move],
+        contexts: &Contexts,
+        side: Color,
+        previous: Option<Move>,
+        depth: i32,
+        ply: usize,
+    ) {
+        let bonus = bonus(depth);
+        if best.is_capture() || best.promotion().is_some() {
+            self.update_capture(side, best, bonus);
+        } else {
+            if self.killers[ply][0] != Some(best) {
+                self.killers[ply][1] = self.killers[ply][0];
+                self.killers[ply][0] = Some(best);
+            }
+            if let Some(previous) = previous {
+                self.counters[side as usize][from_index(previous)][previous.to() as usize] = Some(best);
+            }
+            self.update_quiet(contexts, side, best, bonus);
+            for &other in quiets_tried {
+                self.update_quiet(contexts, side, other, -bonus);
+            }
+        }
+        for &other in tacticals_tried {
+            self.update_capture(side, other, -bonus);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{Chess, Position as _};
+
+    #[test]
+    fn gravity_keeps_entries_within_the_maximum() {
+        let mut entry = 0i16;
+        for _ in 0..1000 {
+            apply(&mut entry, bonus(30));
+        }
+        assert!(entry as i32 <= HISTORY_MAX && entry as i32 > HISTORY_MAX * 9 / 10, "{entry}");
+        for _ in 0..1000 {
+            apply(&mut entry, -bonus(30));
+        }
+        assert!(entry as i32 >= -HISTORY_MAX && (entry as i32) < -HISTORY_MAX * 9 / 10, "{entry}");
+    }
+
+    #[test]
+    fn a_cutoff_rewards_the_move_in_every_table_and_punishes_those_tried_before() {
+        let pos = Chess::default();
+        let moves = pos.legal_moves();
+        let (best, tried) = (moves[0], moves[1]);
+        let context = Some(PieceTo::of(Color::Black, moves[2]));
+        let contexts = [context, None];
+        let mut history = History::default();
+        history.reward_cutoff(best, &[tried], &[], &contexts, Color::White, None, 8, 3);
+        assert_eq!(history.butterfly(Color::White, best), bonus(8));
+        assert_eq!(history.continuation(&contexts, 0, Color::White, best), bonus(8));
+        assert_eq!(history.continuation(&contexts, 1, Color::White, best), 0);
+        assert_eq!(history.quiet(&contexts, Color::White, tried), -2 * bonus(8));
+        assert_eq!(history.killers(3), [Some(best), None]);
+        assert_eq!(history.butterfly(Color::Black, best), 0, "the other side's table moved");
+        history = History::default();
+        assert_eq!(history.quiet(&contexts, Color::White, best), 0);
+    }
+}
