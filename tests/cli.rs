@@ -31,6 +31,26 @@ fn bench_ends_with_openbench_line_and_is_reproducible() {
     assert!(String::from_utf8_lossy(&first.stderr).lines().count() >= 30);
 }
 
+/// The pinned `bench` signature from `tests/data/bench.nodes` (its last non-comment line).
+fn pinned_bench_nodes() -> u64 {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/bench.nodes");
+    let text = std::fs::read_to_string(&path).expect("tests/data/bench.nodes");
+    let line = text.lines().map(str::trim).rfind(|l| !l.is_empty() && !l.starts_with('#'));
+    line.and_then(|l| l.parse().ok()).expect("a node count in tests/data/bench.nodes")
+}
+
+#[test]
+fn bench_node_count_is_the_pinned_signature() {
+    let output = patina(&["bench"]);
+    assert!(output.status.success());
+    assert_eq!(
+        bench_nodes(&output),
+        pinned_bench_nodes(),
+        "`patina bench` no longer matches tests/data/bench.nodes: a change to search or evaluation \
+         that is meant to change it updates that file and says old -> new in its commit"
+    );
+}
+
 #[test]
 fn perft_prints_divide_and_total() {
     let output = patina(&["perft", "3"]);
