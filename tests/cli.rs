@@ -2,8 +2,8 @@
 
 use std::process::{Command, Output};
 
-mod support;
-use support::patina;
+mod common;
+use common::patina;
 
 fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()

@@ -5,9 +5,9 @@
 use patina::position::Position;
 use std::path::{Path, PathBuf};
 
-mod support;
+mod common;
+use common::{path_str, patina, scratch};
 use std::process::{Command, Stdio};
-use support::{path_str, patina, scratch};
 
 /// Runs `patina datagen --nodes 500` with `extra` arguments into `out`, asserting success.
 fn datagen(out: &Path, extra: &[&str]) {
