@@ -121,7 +121,7 @@ fn write_book(dir: &Path) -> PathBuf {
          \n\
          rnbqkbnr/pppppppp/8/8/2P5/8/PP1PPPPP/RNBQKBNR b KQkq -\n",
     )
-    .unwrap();
+    .expect("write the test book");
     book
 }
 
