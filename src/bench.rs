@@ -54,11 +54,14 @@ pub const POSITIONS: &[&str] = &[
 /// Totals of one bench run.
 #[derive(Debug, Clone, Copy)]
 pub struct BenchResult {
+    /// Nodes searched, all positions together.
     pub nodes: u64,
+    /// Wall time of the whole run.
     pub elapsed: Duration,
 }
 
 impl BenchResult {
+    /// Nodes per second over the run.
     pub fn nps(&self) -> u64 {
         (self.nodes as u128 * 1_000_000 / self.elapsed.as_micros().max(1)) as u64
     }

@@ -83,6 +83,7 @@ impl Engine {
         Some((running.control.nodes(), running.control.search_elapsed()))
     }
 
+    /// Whether a search thread is still running.
     pub fn is_searching(&self) -> bool {
         self.running.as_ref().is_some_and(|r| !r.thread.is_finished())
     }
@@ -101,6 +102,7 @@ impl Engine {
         self.tt.clear();
     }
 
+    /// The transposition table (for `hashfull` in progress lines).
     pub fn table(&self) -> &TranspositionTable {
         &self.tt
     }

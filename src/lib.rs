@@ -9,34 +9,57 @@
 //! `tune` fits the evaluation weights to that data; `wdl` turns scores into win/draw/loss
 //! expectations, with a model `wdl::fit` fits to the same data. `strength` maps `UCI_Elo` to a
 //! node budget and a sometimes-imperfect move choice; `rng` is the seeded generator datagen and
-//! `strength` draw from. `analyze` is the analyst for people: a position's lines, or every game
-//! of a PGN annotated, graphed and summarised.
+//! `strength` draw from; `utc` dates the debug log and generated files. `analyze` is the
+//! analyst for people: a position's lines, or every game of a PGN annotated, graphed and
+//! summarised.
 //! `main.rs` is a thin clap shell over this crate.
 
-#![deny(unsafe_code)]
+// Every public item says its contract. The modules marked `allow(missing_docs)` below predate
+// the lint and still have undocumented fields, variants or methods; each loses the mark when
+// its gaps are filled (the search files with the issue-20 rewrite under way).
+#![warn(missing_docs)]
 
+#[allow(missing_docs)]
 pub mod analyze;
 pub mod bench;
+#[allow(missing_docs)]
 pub mod data;
+#[allow(missing_docs)]
 pub mod datagen;
 pub mod engine;
+#[allow(missing_docs)]
 pub mod eval;
+#[allow(missing_docs)]
 pub mod jobs;
 pub mod memory;
+#[allow(missing_docs)]
 pub mod movepick;
+#[allow(missing_docs)]
 pub mod nnue;
+#[allow(missing_docs)]
 pub mod options;
 pub mod perft;
+#[allow(missing_docs)]
 pub mod position;
 pub mod rng;
+#[allow(missing_docs)]
 pub mod rules;
+#[allow(missing_docs)]
 pub mod search;
 pub mod see;
 pub mod strength;
+#[allow(missing_docs)]
 pub mod tablebase;
+#[allow(missing_docs)]
 pub mod time;
+#[allow(missing_docs)]
 pub mod train;
+#[allow(missing_docs)]
 pub mod tt;
+#[allow(missing_docs)]
 pub mod tune;
+#[allow(missing_docs)]
 pub mod uci;
+pub mod utc;
+#[allow(missing_docs)]
 pub mod wdl;

@@ -33,6 +33,7 @@ impl Rng {
         Rng::new(mix(seed ^ mix(index.wrapping_add(GOLDEN_GAMMA))))
     }
 
+    /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(GOLDEN_GAMMA);
         mix(self.state)

@@ -1,8 +1,8 @@
 //! `patina analyze`, run as a user would: a position's report, and a PGN file's annotated PGN,
 //! SVG graph and summary. Searches are tiny (depth 4, a few thousand nodes) to keep CI fast.
 
-mod support;
-use support::{path_str, patina, scratch};
+mod common;
+use common::{path_str, patina, scratch};
 
 use std::path::Path;
 use std::process::Output;

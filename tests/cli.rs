@@ -2,8 +2,8 @@
 
 use std::process::{Command, Output};
 
-mod support;
-use support::patina;
+mod common;
+use common::patina;
 
 fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
@@ -29,6 +29,26 @@ fn bench_ends_with_openbench_line_and_is_reproducible() {
     assert_eq!(bench_nodes(&patina(&["bench", "5"])), nodes, "bench node count must not vary");
     // One progress line per position on stderr, at least 30 positions.
     assert!(String::from_utf8_lossy(&first.stderr).lines().count() >= 30);
+}
+
+/// The pinned `bench` signature from `tests/data/bench.nodes` (its last non-comment line).
+fn pinned_bench_nodes() -> u64 {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/bench.nodes");
+    let text = std::fs::read_to_string(&path).expect("tests/data/bench.nodes");
+    let line = text.lines().map(str::trim).rfind(|l| !l.is_empty() && !l.starts_with('#'));
+    line.and_then(|l| l.parse().ok()).expect("a node count in tests/data/bench.nodes")
+}
+
+#[test]
+fn bench_node_count_is_the_pinned_signature() {
+    let output = patina(&["bench"]);
+    assert!(output.status.success());
+    assert_eq!(
+        bench_nodes(&output),
+        pinned_bench_nodes(),
+        "`patina bench` no longer matches tests/data/bench.nodes: a change to search or evaluation \
+         that is meant to change it updates that file and says old -> new in its commit"
+    );
 }
 
 #[test]

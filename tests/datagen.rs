@@ -5,9 +5,9 @@
 use patina::position::Position;
 use std::path::{Path, PathBuf};
 
-mod support;
+mod common;
+use common::{path_str, patina, scratch};
 use std::process::{Command, Stdio};
-use support::{path_str, patina, scratch};
 
 /// Runs `patina datagen --nodes 500` with `extra` arguments into `out`, asserting success.
 fn datagen(out: &Path, extra: &[&str]) {
@@ -121,7 +121,7 @@ fn write_book(dir: &Path) -> PathBuf {
          \n\
          rnbqkbnr/pppppppp/8/8/2P5/8/PP1PPPPP/RNBQKBNR b KQkq -\n",
     )
-    .unwrap();
+    .expect("write the test book");
     book
 }
 

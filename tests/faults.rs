@@ -6,13 +6,11 @@
 //! not speed assertions.
 
 mod common;
-mod support;
 
-use common::{EngineProcess, QUICK, SEARCH};
+use common::{path_str, scratch, EngineProcess, QUICK, SEARCH};
 use std::io::{BufRead, BufReader, Write};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
-use support::{path_str, scratch};
 
 /// Long enough for any shutdown on a loaded CI machine; a hang would last forever.
 const EXIT_BOUND: Duration = Duration::from_secs(5);

@@ -3,10 +3,8 @@
 //! including the files it must refuse.
 
 mod common;
-mod support;
 
-use common::{EngineProcess, QUICK};
-use support::{path_str, patina, scratch};
+use common::{path_str, patina, scratch, EngineProcess, QUICK};
 
 fn stdout(output: &std::process::Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()

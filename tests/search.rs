@@ -11,8 +11,8 @@ use patina::tt::TranspositionTable;
 
 /// Searches `fen` to `depth` on one thread with a fresh table and fresh history.
 fn search_to_depth(fen: &str, depth: i32) -> (Position, SearchOutcome) {
-    let pos = Position::from_fen(fen, false).unwrap();
-    let tt = TranspositionTable::new(16).unwrap();
+    let pos = Position::from_fen(fen, false).expect("a valid test FEN");
+    let tt = TranspositionTable::new(16).expect("a 16 MiB table");
     let limits = SearchLimits { depth: Some(depth), multipv: 1, threads: 1, ..SearchLimits::default() };
     let control = SearchControl::new(false);
     let outcome = search::run(&pos, &limits, &tt, &control, &|_| {});

@@ -6,14 +6,12 @@
 //! capture and promotion included), copied from `../shared/syzygy`.
 
 mod common;
-mod support;
 
-use common::{EngineProcess, QUICK, SEARCH};
+use common::{path_str, scratch, EngineProcess, QUICK, SEARCH};
 use patina::position::Position;
 use patina::rules::{self, Reason, Score};
 use patina::tablebase::{Outcome, Tablebases};
 use shakmaty::Color;
-use support::{path_str, scratch};
 
 fn tables_dir() -> String {
     concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy").to_string()

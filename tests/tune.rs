@@ -6,8 +6,8 @@
 use patina::eval::params::{ACTIVE, MATERIAL, PARAM_COUNT, PSQT, TEMPO};
 use std::path::{Path, PathBuf};
 
-mod support;
-use support::{path_str, patina, scratch};
+mod common;
+use common::{path_str, patina, scratch};
 
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))

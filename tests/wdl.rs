@@ -8,8 +8,8 @@ use patina::wdl::fit::{self, Cells, Sample};
 use patina::wdl::{Model, MODEL};
 use std::path::{Path, PathBuf};
 
-mod support;
-use support::{path_str, patina, scratch};
+mod common;
+use common::{path_str, patina, scratch};
 
 fn sample_path() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/wdl_sample.txt")

@@ -37,6 +37,12 @@ pub struct Tapered {
     pub eg: i32,
 }
 
+/// A middlegame/endgame pair; the short name keeps tables and generated files readable (the
+/// weight tables of `weights.rs`, the tuner's output that `params.rs` includes).
+pub const fn s(mg: i32, eg: i32) -> Tapered {
+    Tapered { mg, eg }
+}
+
 impl std::ops::AddAssign for Tapered {
     fn add_assign(&mut self, other: Tapered) {
         self.mg += other.mg;
@@ -99,12 +105,24 @@ fn game_phase(pos: &Chess) -> i32 {
     phase.min(psqt::PHASE_MAX)
 }
 
+/// Both sides' pawn-only terms into `sink`, and each side's passed pawns (White first): the
+/// pawn cache's totals for a scoring sink, every parameter recounted for the tracer.
+#[inline]
+fn pawn_structure<S: Sink>(board: &Board, sink: &mut S) -> [shakmaty::Bitboard; 2] {
+    if S::COUNTS_PAWN_TERMS {
+        return pawns::recount(board, sink);
+    }
+    let info = pawns::pawn_info(board);
+    sink.add_pawn_totals(info.structure);
+    info.passed
+}
+
 /// Every term of both sides into `sink`: the one walk over the position that evaluating,
 /// the `eval` table and tracing share.
-fn accumulate(pos: &Chess, sink: &mut impl Sink) {
+fn accumulate<S: Sink>(pos: &Chess, sink: &mut S) {
     let board = pos.board();
     let maps = [AttackMap::of(board, Color::White), AttackMap::of(board, Color::Black)];
-    let passed = sink.pawn_structure(board);
+    let passed = pawn_structure(board, sink);
     for color in [Color::White, Color::Black] {
         let side = side_index(color);
         let (ours, theirs) = (&maps[side], &maps[1 - side]);

@@ -15,12 +15,7 @@
 //! layout. The engine plays `tuned.rs` (`ACTIVE` below includes it); a new file plays once it
 //! replaces that one. `HAND_SET` stays as the tuner's unit tests' fixed reference.
 
-use super::{psqt, weights, Tapered};
-
-/// A middlegame/endgame pair; the short name keeps tables and generated files readable.
-pub const fn s(mg: i32, eg: i32) -> Tapered {
-    Tapered { mg, eg }
-}
+use super::{psqt, s, weights, Tapered};
 
 /// One named run of parameters in the flat vector.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

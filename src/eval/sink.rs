@@ -7,8 +7,8 @@
 //! changes a score.
 
 use super::params::ACTIVE;
-use super::{pawns, Tapered};
-use shakmaty::{Bitboard, Board, Color};
+use super::Tapered;
+use shakmaty::Color;
 
 /// The evaluation terms shown by `eval`, in display order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,9 +54,14 @@ pub trait Tally {
 pub trait Sink: Tally {
     /// Directs the following `add`s to `color`'s share of `term`.
     fn begin(&mut self, term: TermId, color: Color);
-    /// Adds both sides' pawn-only terms (`TermId::Pawns`) and returns each side's passed pawns,
-    /// White first. Scoring sinks read the pawn cache; the tracer recounts.
-    fn pawn_structure(&mut self, board: &Board) -> [Bitboard; 2];
+    /// Whether the pawn-only terms (`TermId::Pawns`) must arrive parameter by parameter through
+    /// `Tally::add` (the tracer recounts them) rather than as the pawn cache's per-side totals
+    /// (`add_pawn_totals`, what scoring sinks take). The driver in `mod.rs` decides with it, so
+    /// this file needs nothing from `pawns.rs`.
+    const COUNTS_PAWN_TERMS: bool = false;
+    /// Adds both sides' cached pawn-only totals, White first (never called when
+    /// `COUNTS_PAWN_TERMS`).
+    fn add_pawn_totals(&mut self, _totals: [Tapered; 2]) {}
 }
 
 /// White 0, Black 1: the order of every per-side array in the evaluation.
@@ -107,11 +112,9 @@ impl Sink for Totals {
     }
 
     #[inline]
-    fn pawn_structure(&mut self, board: &Board) -> [Bitboard; 2] {
-        let info = pawns::pawn_info(board);
-        self.sides[0] += info.structure[0];
-        self.sides[1] += info.structure[1];
-        info.passed
+    fn add_pawn_totals(&mut self, totals: [Tapered; 2]) {
+        self.sides[0] += totals[0];
+        self.sides[1] += totals[1];
     }
 }
 
@@ -135,9 +138,7 @@ impl Sink for TermTable {
         self.side = side_index(color);
     }
 
-    fn pawn_structure(&mut self, board: &Board) -> [Bitboard; 2] {
-        let info = pawns::pawn_info(board);
-        self.terms[TermId::Pawns as usize] = info.structure;
-        info.passed
+    fn add_pawn_totals(&mut self, totals: [Tapered; 2]) {
+        self.terms[TermId::Pawns as usize] = totals;
     }
 }

@@ -11,8 +11,8 @@
 
 use super::params::{EvalParams, PARAM_COUNT};
 use super::sink::{Sink, Tally, TermId};
-use super::{pawns, taper, Tapered};
-use shakmaty::{Bitboard, Board, Color};
+use super::{taper, Tapered};
+use shakmaty::Color;
 
 /// One position's evaluation as coefficients, White-relative.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -87,7 +87,5 @@ impl Sink for Tracer {
         };
     }
 
-    fn pawn_structure(&mut self, board: &Board) -> [Bitboard; 2] {
-        pawns::recount(board, self)
-    }
+    const COUNTS_PAWN_TERMS: bool = true;
 }

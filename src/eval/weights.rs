@@ -5,8 +5,7 @@
 //! them by gradient descent. `params.rs` copies these into the flat parameter vector (under the
 //! same names); the evaluation reads them from there.
 
-use super::params::s;
-use super::Tapered;
+use super::{s, Tapered};
 
 /// Mobility by number of safe squares reached.
 pub const KNIGHT_MOBILITY: [Tapered; 9] =

@@ -6,7 +6,8 @@
 //! `parse` reads one back, so a later run can start from it (`patina tune --init FILE`).
 
 use super::{Losses, SplitSizes};
-use crate::eval::params::{s, EvalParams, BLOCKS, PARAM_COUNT, PSQT};
+use crate::eval::params::{EvalParams, BLOCKS, PARAM_COUNT, PSQT};
+use crate::eval::s;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 

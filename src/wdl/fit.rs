@@ -464,7 +464,7 @@ pub fn run(request: &FitRequest, mut report: impl FnMut(FitEvent)) -> Result<Fit
         command_line: request.command_line.clone(),
         data: sources,
         positions: samples.len(),
-        date: crate::uci::log::utc_date(SystemTime::now()),
+        date: crate::utc::utc_date(SystemTime::now()),
         baseline,
     };
     let text = render(&fitted, &header);

@@ -1,0 +1,182 @@
+//! Every form of `go` ends in exactly one legal `bestmove` (depth, nodes, clocks, movetime,
+//! tiny and negative clocks, mate, searchmoves), MultiPV reports distinct lines, fixed-node
+//! searches are reproducible, and two threads answer legally and stop promptly.
+//!
+//! Searches are kept short (depth <= 8, a few hundred milliseconds, nodes <= 200k) because CI
+//! shares two cores. Latency bounds go through `common::assert_latency` (generous unless
+//! `PATINA_STRICT_TIMING=1`); clock bounds that decide a game (answering inside our own clock)
+//! stay as they are.
+
+mod common;
+
+use common::uci::*;
+use common::{assert_latency, field, ms, pv, score, timing, EngineProcess, QUICK};
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+// 2 and 3. Every form of `go` ends in exactly one legal `bestmove`, then `isready` still works.
+
+#[test]
+fn depth_nodes_and_clock_forms_end_in_one_legal_bestmove() {
+    let mut engine = EngineProcess::spawn();
+
+    let search = checked_go(&mut engine, "position startpos", "go depth 5");
+    assert_eq!(search.last_depth(), 5);
+
+    let search = checked_go(&mut engine, &format!("position fen {KIWIPETE}"), "go nodes 20000");
+    let nodes = search.infos().iter().filter_map(|l| field(l, "nodes")).max().expect("nodes");
+    assert!(nodes <= 20_000, "reported {nodes} nodes with a 20000 node limit");
+
+    // Clocks are scaled down from a real game so the soft budget stays near 300 ms; the
+    // only hard requirement is answering before our own clock runs out.
+    for (go, clock_ms) in
+        [("go wtime 5000 btime 5000 winc 100 binc 100", 5000), ("go wtime 1000 btime 1000 movestogo 3", 1000)]
+    {
+        let search = checked_go(&mut engine, "position startpos moves e2e4", go);
+        eprintln!("{go}: bestmove after {:.1} ms", ms(search.elapsed));
+        assert!(search.elapsed < Duration::from_millis(clock_ms), "{go} lost on time");
+    }
+
+    // Clocks and a depth: the depth limit binds first.
+    let search = checked_go(&mut engine, "position startpos", "go wtime 10000 btime 10000 depth 3");
+    assert_eq!(search.last_depth(), 3);
+
+    // Only the opponent's clock: we assume ours is the same (rather than think forever), so
+    // the depth limit or that clock ends the search, well inside the clock.
+    let search = checked_go(&mut engine, "position startpos", "go btime 3000 depth 6");
+    assert!(search.last_depth() <= 6);
+    assert!(search.elapsed < Duration::from_millis(3000), "go btime 3000 lost on time");
+    for (position, go) in
+        [("position startpos", "go btime 1 depth 6"), ("position startpos moves d2d4", "go wtime 1 depth 6")]
+    {
+        // A 1 ms clock answers at once (were it ignored, depth 6 would take far longer).
+        let search = checked_go(&mut engine, position, go);
+        assert_latency(&format!("{go} ({position})"), search.elapsed, || {
+            checked_go(&mut engine, position, go).elapsed
+        });
+    }
+}
+
+#[test]
+fn movetime_is_honoured() {
+    let mut engine = EngineProcess::spawn();
+    for position in ["position startpos".to_string(), format!("position fen {KIWIPETE}")] {
+        let search = checked_go(&mut engine, &position, "go movetime 200");
+        eprintln!("go movetime 200 ({position}): bestmove after {:.1} ms", ms(search.elapsed));
+        // Never early; late only by scheduling (a generous bound unless PATINA_STRICT_TIMING=1).
+        let latest = timing(Duration::from_millis(600), Duration::from_secs(3));
+        assert!(
+            search.elapsed >= Duration::from_millis(150) && search.elapsed <= latest,
+            "movetime 200 answered after {:.1} ms",
+            ms(search.elapsed)
+        );
+    }
+}
+
+#[test]
+fn tiny_and_negative_clocks_answer_at_once() {
+    let mut engine = EngineProcess::spawn();
+    let kiwipete = format!("position fen {KIWIPETE}");
+    let cases = [
+        ("position startpos", "go wtime 20 btime 20"),
+        (kiwipete.as_str(), "go wtime 20 btime 20"),
+        ("position startpos moves e2e4", "go wtime 20 btime 20 winc 0 binc 0"),
+        ("position startpos", "go wtime -100 btime 5000"),
+        (kiwipete.as_str(), "go wtime -100 btime 5000"),
+    ];
+    for (position, go) in cases {
+        let search = checked_go(&mut engine, position, go);
+        assert!(!search.infos().is_empty(), "{go}: at least depth 1 is reported");
+        assert_latency(&format!("{go} ({position})"), search.elapsed, || {
+            checked_go(&mut engine, position, go).elapsed
+        });
+    }
+}
+
+#[test]
+fn go_mate_finds_the_mate_in_two() {
+    let mut engine = EngineProcess::spawn();
+    let search = checked_go(&mut engine, &format!("position fen {MATE_IN_TWO}"), "go mate 2");
+    assert_eq!(search.bestmove, "a1a6");
+    let last = search.infos().last().copied().expect("info lines");
+    assert_eq!(score(last), "mate 2", "{last}");
+    assert_eq!(pv(last).first(), Some(&"a1a6"));
+    assert_eq!(search.ponder.as_deref(), Some("b7a6"), "the pondered reply is the forced recapture");
+}
+
+#[test]
+fn searchmoves_restricts_the_root() {
+    let mut engine = EngineProcess::spawn();
+    let search = checked_go(&mut engine, "position startpos", "go searchmoves a2a3 h2h3 depth 5");
+    assert!(["a2a3", "h2h3"].contains(&search.bestmove.as_str()), "bestmove {}", search.bestmove);
+    for info in search.infos() {
+        assert!(["a2a3", "h2h3"].contains(&pv(info)[0]), "pv outside searchmoves: {info}");
+    }
+    assert_eq!(search.last_depth(), 5);
+}
+
+// 6. MultiPV.
+
+#[test]
+fn multipv_reports_distinct_lines() {
+    let mut engine = EngineProcess::spawn();
+    engine.send("setoption name MultiPV value 3");
+    let search = checked_go(&mut engine, "position startpos", "go depth 6");
+    assert_eq!(search.last_depth(), 6);
+    let last = search.last_iteration();
+    let numbers: Vec<i64> = last.iter().filter_map(|l| field(l, "multipv")).collect();
+    assert_eq!(numbers, vec![1, 2, 3], "{last:?}");
+    let firsts: BTreeSet<&str> = last.iter().map(|l| pv(l)[0]).collect();
+    assert_eq!(firsts.len(), 3, "first moves must differ: {last:?}");
+    assert_eq!(pv(last[0])[0], search.bestmove, "bestmove is the first line's move");
+
+    let search = checked_go(&mut engine, &format!("position fen {TWO_LEGAL_MOVES}"), "go depth 6");
+    let numbers: BTreeSet<i64> = search.infos().iter().filter_map(|l| field(l, "multipv")).collect();
+    assert_eq!(numbers, BTreeSet::from([1, 2]), "only two lines exist");
+    let firsts: BTreeSet<&str> = search.last_iteration().iter().map(|l| pv(l)[0]).collect();
+    assert_eq!(firsts, BTreeSet::from(["a1a2", "a1b2"]));
+}
+
+// 10. Determinism.
+
+/// `ucinewgame`, `position`, `go nodes 30000`: the bestmove and the last reported node count.
+fn fixed_node_search(engine: &mut EngineProcess, position: &str) -> (String, i64) {
+    engine.send("ucinewgame");
+    let search = checked_go(engine, position, "go nodes 30000");
+    let nodes = search.infos().last().and_then(|l| field(l, "nodes")).expect("an info line with nodes");
+    (search.bestmove, nodes)
+}
+
+#[test]
+fn fixed_node_searches_are_reproducible() {
+    let kiwipete = format!("position fen {KIWIPETE}");
+    let mut first = EngineProcess::spawn();
+    let mut second = EngineProcess::spawn();
+    for position in ["position startpos", kiwipete.as_str()] {
+        let a = fixed_node_search(&mut first, position);
+        let b = fixed_node_search(&mut first, position);
+        let c = fixed_node_search(&mut second, position);
+        eprintln!("{position}: {a:?}");
+        assert_eq!(a, b, "same process after ucinewgame");
+        assert_eq!(a, c, "fresh process");
+    }
+}
+
+// 13. Threads.
+
+#[test]
+fn two_threads_search_and_answer_legally() {
+    let mut engine = EngineProcess::spawn();
+    engine.send("setoption name Threads value 2");
+    let search = checked_go(&mut engine, "position startpos", "go depth 6");
+    assert_eq!(search.last_depth(), 6);
+    let search = checked_go(&mut engine, &format!("position fen {KIWIPETE}"), "go nodes 50000");
+    assert!(!search.infos().is_empty());
+    // Stop still works with helpers running.
+    engine.send("position startpos moves e2e4");
+    engine.send("go infinite");
+    engine.expect_line(|l| l.starts_with("info depth"), QUICK);
+    let (_, latency) = stop_now(&mut engine);
+    assert_latency("stop with 2 threads", latency, || go_then_stop(&mut engine, "go infinite"));
+    engine.assert_ready();
+}
