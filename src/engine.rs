@@ -6,7 +6,7 @@
 //! when to print `bestmove`.
 
 use crate::position::Position;
-use crate::search::{self, SearchControl, SearchEvent, SearchLimits};
+use crate::search::{self, SearchControl, SearchEvent, SearchLimits, SearchMemory};
 use crate::tt::{AllocationError, TranspositionTable};
 use crossbeam_channel::{unbounded, Receiver, Sender};
 use std::sync::Arc;
@@ -20,6 +20,8 @@ struct RunningSearch {
 /// Owns the transposition table and at most one running search.
 pub struct Engine {
     tt: Arc<TranspositionTable>,
+    /// The search threads' histories, kept from one `go` to the next, cleared with the table.
+    memory: Arc<SearchMemory>,
     events: Sender<SearchEvent>,
     running: Option<RunningSearch>,
 }
@@ -29,7 +31,7 @@ impl Engine {
     pub fn new(hash_mib: usize) -> Result<(Engine, Receiver<SearchEvent>), AllocationError> {
         let tt = Arc::new(TranspositionTable::new(hash_mib)?);
         let (events, receiver) = unbounded();
-        Ok((Engine { tt, events, running: None }, receiver))
+        Ok((Engine { tt, memory: Arc::default(), events, running: None }, receiver))
     }
 
     /// Starts searching `pos` (which must have a legal move). A search already running is
@@ -39,6 +41,7 @@ impl Engine {
         self.wait();
         let control = Arc::new(SearchControl::new(pondering));
         let tt = Arc::clone(&self.tt);
+        let memory = Arc::clone(&self.memory);
         let events = self.events.clone();
         let thread_control = Arc::clone(&control);
         let spawned = std::thread::Builder::new().name("patina-search-0".into()).stack_size(16 << 20).spawn(
@@ -46,7 +49,7 @@ impl Engine {
                 let report = |event: SearchEvent| {
                     let _ = events.send(event);
                 };
-                let outcome = search::run(&pos, &limits, &tt, &thread_control, &report);
+                let outcome = search::run_with_memory(&pos, &limits, &tt, &memory, &thread_control, &report);
                 let _ = events.send(SearchEvent::Finished(outcome));
             },
         );
@@ -97,9 +100,10 @@ impl Engine {
         Ok(())
     }
 
-    /// Empties the table (a new game, or the `Clear Hash` button).
+    /// Empties the table and forgets the histories (a new game, or the `Clear Hash` button).
     pub fn clear_hash(&self) {
         self.tt.clear();
+        self.memory.clear();
     }
 
     /// The transposition table (for `hashfull` in progress lines).

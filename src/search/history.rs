@@ -88,6 +88,11 @@ impl History {
         self.killers[ply]
     }
 
+    /// A new search starts with no killers: the plies of the last one were other positions.
+    pub fn reset_killers(&mut self) {
+        self.killers.fill([None; 2]);
+    }
+
     /// A node's children start with no killers of their own from an unrelated subtree.
     pub fn clear_killers(&mut self, ply: usize) {
         self.killers[ply] = [None; 2];

@@ -6,11 +6,13 @@
 
 mod correction;
 mod history;
+mod memory;
 pub mod params;
 mod threads;
 mod worker;
 
-pub use threads::run;
+pub use memory::SearchMemory;
+pub use threads::{run, run_with_memory};
 
 use crate::tablebase::Tablebases;
 use crate::time::TimeBudget;

@@ -7,6 +7,7 @@
 //! The move played comes from a vote: each worker backs its best move with weight growing in
 //! its completed depth and its score, so a deeper, more confident thread carries the decision.
 
+use super::memory::SearchMemory;
 use super::params::{DRAW, MATE_BOUND, MAX_PLY, TB_WIN};
 use super::worker::{Shared, Worker};
 use super::{
@@ -20,11 +21,25 @@ use std::collections::HashMap;
 use std::sync::atomic::AtomicU64;
 
 /// Searches `pos` within `limits`; reports iterations through `report` and returns the outcome.
-/// The caller guarantees the root has at least one legal move.
+/// The caller guarantees the root has at least one legal move. Histories start empty; see
+/// `run_with_memory` to keep them from one search to the next.
 pub fn run(
     pos: &Position,
     limits: &SearchLimits,
     tt: &TranspositionTable,
+    control: &SearchControl,
+    report: &(dyn Fn(SearchEvent) + Sync),
+) -> SearchOutcome {
+    run_with_memory(pos, limits, tt, &SearchMemory::default(), control, report)
+}
+
+/// `run`, with the threads' histories and correction tables lent by `memory` and given back
+/// to it when the search ends (what a game's searches learn carries over to the next move).
+pub fn run_with_memory(
+    pos: &Position,
+    limits: &SearchLimits,
+    tt: &TranspositionTable,
+    memory: &SearchMemory,
     control: &SearchControl,
     report: &(dyn Fn(SearchEvent) + Sync),
 ) -> SearchOutcome {
@@ -37,9 +52,13 @@ pub fn run(
     let shared = Shared { tt, control, limits, node_counts: &node_counts, report };
     let root_moves = root_moves(pos, limits);
 
+    let mut loan = memory.lend(threads);
+    let mut lent = std::mem::take(&mut loan.tables).into_iter();
+    let main_memory = lent.next().unwrap_or_default();
     let (results, lines): (Vec<ThreadResult>, Vec<RootLine>) = std::thread::scope(|scope| {
         let helpers: Vec<_> = (1..threads)
-            .map(|id| {
+            .zip(lent)
+            .map(|(id, tables)| {
                 let shared = &shared;
                 let root_moves = root_moves.clone();
                 let mut pos = pos.clone();
@@ -47,22 +66,28 @@ pub fn run(
                     .name(format!("patina-search-{id}"))
                     .stack_size(8 << 20)
                     .spawn_scoped(scope, move || {
-                        let mut worker = Worker::new(id, shared, std::mem::take(&mut pos), root_moves);
+                        let mut worker =
+                            Worker::new(id, shared, std::mem::take(&mut pos), root_moves, tables);
                         worker.iterative_deepening();
-                        ThreadResult::from(&worker)
+                        (ThreadResult::from(&worker), worker.into_memory())
                     })
             })
             .collect();
-        let mut main = Worker::new(0, &shared, pos.clone(), root_moves.clone());
+        let mut main = Worker::new(0, &shared, pos.clone(), root_moves.clone(), main_memory);
         main.iterative_deepening();
         control.stop();
         let mut results = vec![ThreadResult::from(&main)];
+        let lines = std::mem::take(&mut main.completed_lines);
+        let mut kept = vec![main.into_memory()];
         for helper in helpers.into_iter().flatten() {
-            if let Ok(result) = helper.join() {
+            if let Ok((result, tables)) = helper.join() {
                 results.push(result);
+                kept.push(tables);
             }
         }
-        (results, main.completed_lines)
+        loan.tables = kept;
+        memory.keep(loan);
+        (results, lines)
     });
 
     let total_nodes = node_counts.iter().map(|n| n.load(std::sync::atomic::Ordering::Relaxed)).sum();

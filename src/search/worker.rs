@@ -6,6 +6,7 @@
 
 use super::correction::{Correction, Slots};
 use super::history::{Contexts, History, PieceTo};
+use super::memory::ThreadMemory;
 use super::params::*;
 use super::{IterationReport, RootLine, Score, ScoreBound, SearchControl, SearchEvent, SearchLimits};
 use crate::movepick::{gain_estimate, is_quiet, MovePicker, OrderingHints};
@@ -121,7 +122,13 @@ pub struct Worker<'a> {
 }
 
 impl<'a> Worker<'a> {
-    pub fn new(id: usize, shared: &'a Shared<'a>, pos: Position, root_moves: Vec<Move>) -> Worker<'a> {
+    pub fn new(
+        id: usize,
+        shared: &'a Shared<'a>,
+        pos: Position,
+        root_moves: Vec<Move>,
+        memory: ThreadMemory,
+    ) -> Worker<'a> {
         let root_moves = root_moves
             .into_iter()
             .map(|mv| RootMove {
@@ -147,8 +154,8 @@ impl<'a> Worker<'a> {
             network: crate::nnue::active(),
             stable_iterations: 0,
             last_iteration_score: -INFINITY,
-            history: Box::default(),
-            correction: Box::default(),
+            history: memory.history,
+            correction: memory.correction,
             move_stack: [None; MAX_PLY + 1],
             moved: [None; MAX_PLY + 1],
             pv_table: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
@@ -159,6 +166,11 @@ impl<'a> Worker<'a> {
             double_extensions: [0; MAX_PLY + 1],
             root_depth: 0,
         }
+    }
+
+    /// The histories and correction tables this worker learned, for the next search.
+    pub fn into_memory(self) -> ThreadMemory {
+        ThreadMemory { history: self.history, correction: self.correction }
     }
 
     /// The deepest ply reached in the iteration under way (or the last one).
@@ -175,6 +187,7 @@ impl<'a> Worker<'a> {
         let limits = self.shared.limits;
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let lines = limits.multipv.clamp(1, self.root_moves.len().max(1));
+        self.history.reset_killers();
         for depth in 1..=max_depth {
             if helper_skips_depth(self.id, depth) && depth < max_depth {
                 continue;
@@ -1180,7 +1193,7 @@ mod tests {
         };
         let pos = Position::from_fen(fen, false).unwrap();
         let root_moves = pos.legal_moves().to_vec();
-        let mut worker = Worker::new(0, &shared, pos, root_moves);
+        let mut worker = Worker::new(0, &shared, pos, root_moves, ThreadMemory::default());
         worker.root_depth = 8;
         test(&mut worker, &tt);
     }

@@ -1,0 +1,75 @@
+//! What the search keeps from one `go` to the next: each thread's move histories and
+//! correction tables. Cleared with the transposition table (`ucinewgame`, `Clear Hash`), so a
+//! game's searches learn from each other and a new game starts fresh.
+
+use super::correction::Correction;
+use super::history::History;
+use parking_lot::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// One search thread's learned tables.
+#[derive(Default)]
+pub struct ThreadMemory {
+    pub history: Box<History>,
+    pub correction: Box<Correction>,
+}
+
+/// The learned tables of every search thread, lent to the workers of each search.
+#[derive(Default)]
+pub struct SearchMemory {
+    threads: Mutex<Vec<ThreadMemory>>,
+    /// Counts `clear` calls, so tables lent before a clear are not kept after it.
+    clears: AtomicU64,
+}
+
+/// Tables lent to one search, and when.
+pub(super) struct Loan {
+    pub tables: Vec<ThreadMemory>,
+    clears: u64,
+}
+
+impl SearchMemory {
+    /// Forgets everything learned (a new game).
+    pub fn clear(&self) {
+        let mut threads = self.threads.lock();
+        self.clears.fetch_add(1, Ordering::Relaxed);
+        threads.clear();
+    }
+
+    /// The tables for `count` threads (thread 0 first); fresh ones where none were kept.
+    pub(super) fn lend(&self, count: usize) -> Loan {
+        let mut threads = self.threads.lock();
+        let mut tables = std::mem::take(&mut *threads);
+        tables.resize_with(count, ThreadMemory::default);
+        Loan { tables, clears: self.clears.load(Ordering::Relaxed) }
+    }
+
+    /// Keeps the tables the workers of a search leave behind, for the next search, unless the
+    /// memory was cleared while they searched.
+    pub(super) fn keep(&self, loan: Loan) {
+        let mut threads = self.threads.lock();
+        if self.clears.load(Ordering::Relaxed) == loan.clears {
+            *threads = loan.tables;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_come_back_to_the_next_search_unless_cleared_meanwhile() {
+        let memory = SearchMemory::default();
+        let loan = memory.lend(2);
+        let marked: Vec<*const History> = loan.tables.iter().map(|t| &*t.history as *const History).collect();
+        memory.keep(loan);
+        let again = memory.lend(3);
+        assert_eq!(again.tables.len(), 3);
+        assert_eq!(&*again.tables[0].history as *const History, marked[0]);
+        assert_eq!(&*again.tables[1].history as *const History, marked[1]);
+        memory.clear();
+        memory.keep(again);
+        assert!(memory.lend(1).tables.iter().all(|t| !marked.contains(&(&*t.history as *const History))));
+    }
+}
