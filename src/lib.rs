@@ -36,7 +36,6 @@ pub mod memory;
 pub mod movepick;
 #[allow(missing_docs)]
 pub mod nnue;
-#[allow(missing_docs)]
 pub mod options;
 pub mod perft;
 #[allow(missing_docs)]

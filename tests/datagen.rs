@@ -194,6 +194,6 @@ fn genfens_works_in_the_uci_loop_and_rejects_bad_input() {
     child.stdin.take().expect("piped stdin").write_all(input).unwrap();
     let text = String::from_utf8_lossy(&child.wait_with_output().unwrap().stdout).into_owned();
     assert_eq!(text.lines().filter(|l| l.starts_with("info string genfens ")).count(), 3, "{text}");
-    assert!(text.contains("info string error: genfens: N must be an integer, got 'many'"), "{text}");
+    assert!(text.contains("info string error: genfens: 'N' must be an integer, got 'many'"), "{text}");
     assert!(text.contains("/no/such/book.epd"), "{text}");
 }

@@ -12,7 +12,7 @@ fuzz_target!(|data: &[u8]| {
         match command::parse(line) {
             Ok(Command::Empty) => assert!(line.split_whitespace().next().is_none()),
             Ok(_) => {}
-            Err(error) => assert!(!error.0.is_empty()),
+            Err(error) => assert!(!error.to_string().is_empty()),
         }
     }
 });

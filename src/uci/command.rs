@@ -1,7 +1,7 @@
 //! Parsing UCI input lines into `Command`s. Pure: no engine state, no output.
 //!
-//! Every error names the offending token and what was expected, e.g.
-//! `go: 'wtime' needs an integer, got 'abc'`.
+//! Every error is a `ParseError` naming the command, the offending token and what is accepted,
+//! e.g. `go: 'wtime' must be an integer, got 'abc'`.
 
 use std::fmt;
 
@@ -70,19 +70,96 @@ pub enum Command {
     Empty,
 }
 
-/// A line that could not be understood.
+/// A line that could not be understood: which command, which token, and what is accepted.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParseError(pub String);
+pub enum ParseError {
+    /// The first word names no command.
+    UnknownCommand {
+        /// The word.
+        token: String,
+    },
+    /// A parameter's value is not what it accepts (`go depth abc`, `go mate 0`).
+    BadValue {
+        /// The command (`go`).
+        command: &'static str,
+        /// The parameter (`depth`); empty when the command takes the value directly (`debug`).
+        parameter: &'static str,
+        /// The value as sent.
+        token: String,
+        /// What the parameter accepts (`an integer`).
+        accepted: &'static str,
+    },
+    /// A parameter came without its value (`go wtime` at the end of the line).
+    MissingValue {
+        /// The command.
+        command: &'static str,
+        /// The parameter.
+        parameter: String,
+        /// What should have followed it (`a value`, `a FEN`).
+        accepted: &'static str,
+    },
+    /// A word the command does not take where it stands (`go sideways`).
+    Unexpected {
+        /// The command.
+        command: &'static str,
+        /// The word.
+        token: String,
+        /// What the command accepts there.
+        accepted: &'static str,
+    },
+    /// The line ended before the command was complete (`position`).
+    Incomplete {
+        /// The command.
+        command: &'static str,
+        /// What is missing.
+        accepted: &'static str,
+    },
+}
 
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+impl ParseError {
+    /// The command the line started with, when it named one: a malformed `go` still owes a
+    /// `bestmove`, a malformed `position` leaves no position.
+    pub fn command(&self) -> Option<&'static str> {
+        match self {
+            ParseError::UnknownCommand { .. } => None,
+            ParseError::BadValue { command, .. }
+            | ParseError::MissingValue { command, .. }
+            | ParseError::Unexpected { command, .. }
+            | ParseError::Incomplete { command, .. } => Some(command),
+        }
     }
 }
 
-fn error<T>(message: String) -> Result<T, ParseError> {
-    Err(ParseError(message))
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseError::UnknownCommand { token } => write!(f, "unknown command '{token}'"),
+            ParseError::BadValue { command, parameter: "", token, accepted } => {
+                write!(f, "{command}: expected {accepted}, got '{token}'")
+            }
+            ParseError::BadValue { command, parameter, token, accepted } => {
+                write!(f, "{command}: '{parameter}' must be {accepted}, got '{token}'")
+            }
+            ParseError::MissingValue { command, parameter, accepted } => {
+                write!(f, "{command}: '{parameter}' needs {accepted}")
+            }
+            ParseError::Unexpected { command, token, accepted } => {
+                write!(f, "{command}: unexpected '{token}'; expected {accepted}")
+            }
+            ParseError::Incomplete { command, accepted } => write!(f, "{command}: expected {accepted}"),
+        }
+    }
 }
+
+impl std::error::Error for ParseError {}
+
+/// `genfens`'s usage, what its errors say is accepted.
+const GENFENS_USAGE: &str = "'genfens N [seed S] [book <None|FILE>]'";
+/// `setoption`'s form.
+const SETOPTION_USAGE: &str = "'name <option> [value <value>]'";
+/// The words `go` takes, for its errors.
+const GO_ACCEPTED: &str = "one of wtime, btime, winc, binc, movestogo, depth, nodes, mate, movetime, \
+                           infinite, ponder, searchmoves, perft";
 
 /// Parses one input line.
 pub fn parse(line: &str) -> Result<Command, ParseError> {
@@ -104,43 +181,57 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         "debug" => match rest.first() {
             Some(&"on") | None => Ok(Command::Debug(true)),
             Some(&"off") => Ok(Command::Debug(false)),
-            Some(other) => error(format!("debug: expected 'on' or 'off', got '{other}'")),
+            Some(other) => Err(ParseError::BadValue {
+                command: "debug",
+                parameter: "",
+                token: other.to_string(),
+                accepted: "'on' or 'off'",
+            }),
         },
         "bench" => match rest.first() {
             None => Ok(Command::Bench(None)),
             Some(token) => match token.parse::<i32>() {
                 Ok(depth) if (1..=64).contains(&depth) => Ok(Command::Bench(Some(depth))),
-                _ => error(format!("bench: depth must be an integer 1..64, got '{token}'")),
+                _ => Err(ParseError::BadValue {
+                    command: "bench",
+                    parameter: "depth",
+                    token: token.to_string(),
+                    accepted: "an integer 1..64",
+                }),
             },
         },
         "genfens" => parse_genfens(rest).map(Command::Genfens),
         "setoption" => parse_setoption(rest),
         "position" => parse_position(rest),
         "go" => parse_go(rest).map(Command::Go),
-        other => error(format!("unknown command '{other}'")),
+        other => Err(ParseError::UnknownCommand { token: other.to_string() }),
     }
 }
 
 fn parse_genfens(tokens: &[&str]) -> Result<GenfensParams, ParseError> {
-    let usage = "genfens N [seed S] [book <None|FILE>]";
-    let Some((count, mut rest)) = tokens.split_first() else {
-        return error(format!("genfens: missing the number of FENs; expected '{usage}'"));
+    let integer = |parameter, token: &str| ParseError::BadValue {
+        command: "genfens",
+        parameter,
+        token: token.to_string(),
+        accepted: "an integer",
     };
-    let count =
-        count.parse().map_err(|_| ParseError(format!("genfens: N must be an integer, got '{count}'")))?;
+    let Some((count, mut rest)) = tokens.split_first() else {
+        return Err(ParseError::Incomplete { command: "genfens", accepted: GENFENS_USAGE });
+    };
+    let count = count.parse().map_err(|_| integer("N", count))?;
     let mut params = GenfensParams { count, seed: 0, book: None };
     while let Some((&key, after)) = rest.split_first() {
+        if !matches!(key, "seed" | "book") {
+            let token = key.to_string();
+            return Err(ParseError::Unexpected { command: "genfens", token, accepted: GENFENS_USAGE });
+        }
         let Some((&value, after)) = after.split_first() else {
-            return error(format!("genfens: '{key}' needs a value; expected '{usage}'"));
+            let parameter = key.to_string();
+            return Err(ParseError::MissingValue { command: "genfens", parameter, accepted: "a value" });
         };
         match key {
-            "seed" => {
-                params.seed = value
-                    .parse()
-                    .map_err(|_| ParseError(format!("genfens: seed must be an integer, got '{value}'")))?
-            }
-            "book" => params.book = (!value.eq_ignore_ascii_case("none")).then(|| value.to_string()),
-            other => return error(format!("genfens: unknown parameter '{other}'; expected '{usage}'")),
+            "seed" => params.seed = value.parse().map_err(|_| integer("seed", value))?,
+            _ => params.book = (!value.eq_ignore_ascii_case("none")).then(|| value.to_string()),
         }
         rest = after;
     }
@@ -148,8 +239,13 @@ fn parse_genfens(tokens: &[&str]) -> Result<GenfensParams, ParseError> {
 }
 
 fn parse_setoption(tokens: &[&str]) -> Result<Command, ParseError> {
-    if tokens.first() != Some(&"name") {
-        return error("setoption: expected 'name <option> [value <value>]'".to_string());
+    match tokens.first() {
+        Some(&"name") => {}
+        Some(other) => {
+            let token = other.to_string();
+            return Err(ParseError::Unexpected { command: "setoption", token, accepted: SETOPTION_USAGE });
+        }
+        None => return Err(ParseError::Incomplete { command: "setoption", accepted: SETOPTION_USAGE }),
     }
     let body = &tokens[1..];
     let value_at = body.iter().position(|&t| t == "value");
@@ -158,7 +254,11 @@ fn parse_setoption(tokens: &[&str]) -> Result<Command, ParseError> {
         None => (body, None),
     };
     if name_tokens.is_empty() {
-        return error("setoption: missing option name".to_string());
+        return Err(ParseError::MissingValue {
+            command: "setoption",
+            parameter: "name".to_string(),
+            accepted: "an option name",
+        });
     }
     Ok(Command::SetOption { name: name_tokens.join(" "), value })
 }
@@ -172,22 +272,44 @@ fn parse_position(tokens: &[&str]) -> Result<Command, ParseError> {
     let start = match setup.split_first() {
         Some((&"startpos", [])) => PositionStart::StartPos,
         Some((&"startpos", extra)) => {
-            return error(format!("position: unexpected '{}' after 'startpos'", extra[0]))
+            return Err(ParseError::Unexpected {
+                command: "position",
+                token: extra[0].to_string(),
+                accepted: "'moves' after 'startpos'",
+            })
         }
         Some((&"fen", fields)) if !fields.is_empty() => PositionStart::Fen(fields.join(" ")),
-        Some((&"fen", _)) => return error("position: 'fen' needs a FEN".to_string()),
-        Some((other, _)) => return error(format!("position: expected 'startpos' or 'fen', got '{other}'")),
-        None => return error("position: expected 'startpos' or 'fen <FEN>'".to_string()),
+        Some((&"fen", _)) => {
+            let parameter = "fen".to_string();
+            return Err(ParseError::MissingValue { command: "position", parameter, accepted: "a FEN" });
+        }
+        Some((other, _)) => {
+            return Err(ParseError::Unexpected {
+                command: "position",
+                token: other.to_string(),
+                accepted: "'startpos' or 'fen <FEN>'",
+            })
+        }
+        None => {
+            return Err(ParseError::Incomplete { command: "position", accepted: "'startpos' or 'fen <FEN>'" })
+        }
     };
     Ok(Command::Position { start, moves })
 }
 
-fn number<T: std::str::FromStr>(name: &str, token: Option<&&str>) -> Result<T, ParseError> {
+/// The integer after `go`'s `parameter`.
+fn number<T: std::str::FromStr>(parameter: &'static str, token: Option<&&str>) -> Result<T, ParseError> {
     match token {
-        Some(raw) => {
-            raw.parse().map_err(|_| ParseError(format!("go: '{name}' needs an integer, got '{raw}'")))
+        Some(raw) => raw.parse().map_err(|_| ParseError::BadValue {
+            command: "go",
+            parameter,
+            token: raw.to_string(),
+            accepted: "an integer",
+        }),
+        None => {
+            let parameter = parameter.to_string();
+            Err(ParseError::MissingValue { command: "go", parameter, accepted: "a value" })
         }
-        None => error(format!("go: '{name}' needs a value")),
     }
 }
 
@@ -216,16 +338,16 @@ fn parse_go(tokens: &[&str]) -> Result<GoParams, ParseError> {
         let value = tokens.get(i + 1);
         let mut consumed = 2;
         match key {
-            "wtime" => go.wtime = Some(number(key, value)?),
-            "btime" => go.btime = Some(number(key, value)?),
-            "winc" => go.winc = Some(number(key, value)?),
-            "binc" => go.binc = Some(number(key, value)?),
-            "movestogo" => go.movestogo = Some(number(key, value)?),
-            "depth" => go.depth = Some(number(key, value)?),
-            "nodes" => go.nodes = Some(number(key, value)?),
-            "mate" => go.mate = Some(number(key, value)?),
-            "movetime" => go.movetime = Some(number(key, value)?),
-            "perft" => go.perft = Some(number(key, value)?),
+            "wtime" => go.wtime = Some(number("wtime", value)?),
+            "btime" => go.btime = Some(number("btime", value)?),
+            "winc" => go.winc = Some(number("winc", value)?),
+            "binc" => go.binc = Some(number("binc", value)?),
+            "movestogo" => go.movestogo = Some(number("movestogo", value)?),
+            "depth" => go.depth = Some(number("depth", value)?),
+            "nodes" => go.nodes = Some(number("nodes", value)?),
+            "mate" => go.mate = Some(number("mate", value)?),
+            "movetime" => go.movetime = Some(number("movetime", value)?),
+            "perft" => go.perft = Some(number("perft", value)?),
             "infinite" => {
                 go.infinite = true;
                 consumed = 1;
@@ -243,18 +365,25 @@ fn parse_go(tokens: &[&str]) -> Result<GoParams, ParseError> {
                 consumed = 1 + moves.len();
                 go.searchmoves = moves;
             }
-            other => return error(format!("go: unknown parameter '{other}'")),
+            other => {
+                let token = other.to_string();
+                return Err(ParseError::Unexpected { command: "go", token, accepted: GO_ACCEPTED });
+            }
         }
         i += consumed;
     }
     if let Some(depth) = go.depth {
         if depth < 0 {
-            return error(format!("go: 'depth' must not be negative, got '{depth}'"));
+            let token = depth.to_string();
+            let accepted = "a non-negative integer";
+            return Err(ParseError::BadValue { command: "go", parameter: "depth", token, accepted });
         }
     }
     if let Some(mate) = go.mate {
         if mate <= 0 {
-            return error(format!("go: 'mate' must be positive, got '{mate}'"));
+            let token = mate.to_string();
+            let accepted = "a positive integer";
+            return Err(ParseError::BadValue { command: "go", parameter: "mate", token, accepted });
         }
     }
     Ok(go)
@@ -277,7 +406,7 @@ mod tests {
         );
         assert!(parse("position").is_err());
         assert!(parse("position fen").is_err());
-        assert!(parse("position startpos e2e4").unwrap_err().0.contains("'e2e4'"));
+        assert!(parse("position startpos e2e4").unwrap_err().to_string().contains("'e2e4'"));
     }
 
     #[test]
@@ -295,9 +424,9 @@ mod tests {
         };
         assert!(go.infinite && go.ponder);
         assert_eq!(go.searchmoves, vec!["e2e4", "d2d4"]);
-        assert!(parse("go depth abc").unwrap_err().0.contains("'abc'"));
+        assert!(parse("go depth abc").unwrap_err().to_string().contains("'abc'"));
         assert!(parse("go wtime").is_err());
-        assert!(parse("go sideways").unwrap_err().0.contains("'sideways'"));
+        assert!(parse("go sideways").unwrap_err().to_string().contains("'sideways'"));
     }
 
     #[test]
@@ -323,15 +452,41 @@ mod tests {
             parse("genfens 3 book books/a.epd seed 1").unwrap(),
             Command::Genfens(GenfensParams { count: 3, seed: 1, book: Some("books/a.epd".into()) })
         );
-        assert!(parse("genfens ten").unwrap_err().0.contains("'ten'"));
-        assert!(parse("genfens 5 seed -x").unwrap_err().0.contains("'-x'"));
-        assert!(parse("genfens 5 seed").unwrap_err().0.contains("'seed' needs a value"));
-        assert!(parse("genfens 5 colour red").unwrap_err().0.contains("'colour'"));
+        assert!(parse("genfens ten").unwrap_err().to_string().contains("'ten'"));
+        assert!(parse("genfens 5 seed -x").unwrap_err().to_string().contains("'-x'"));
+        assert!(parse("genfens 5 seed").unwrap_err().to_string().contains("'seed' needs a value"));
+        assert!(parse("genfens 5 colour red").unwrap_err().to_string().contains("'colour'"));
+    }
+
+    #[test]
+    fn errors_name_the_command_the_token_and_what_is_accepted() {
+        assert_eq!(
+            parse("go depth abc"),
+            Err(ParseError::BadValue {
+                command: "go",
+                parameter: "depth",
+                token: "abc".into(),
+                accepted: "an integer"
+            })
+        );
+        assert_eq!(
+            parse("go depth abc").unwrap_err().to_string(),
+            "go: 'depth' must be an integer, got 'abc'"
+        );
+        assert_eq!(parse("go wtime").unwrap_err().to_string(), "go: 'wtime' needs a value");
+        assert_eq!(parse("position fen").unwrap_err().to_string(), "position: 'fen' needs a FEN");
+        assert_eq!(
+            parse("debug maybe").unwrap_err().to_string(),
+            "debug: expected 'on' or 'off', got 'maybe'"
+        );
+        assert_eq!(parse("go sideways").unwrap_err().command(), Some("go"));
+        assert_eq!(parse("fly").unwrap_err(), ParseError::UnknownCommand { token: "fly".into() });
+        assert_eq!(parse("fly").unwrap_err().command(), None);
     }
 
     #[test]
     fn unknown_and_empty_lines() {
         assert_eq!(parse("   ").unwrap(), Command::Empty);
-        assert!(parse("fly").unwrap_err().0.contains("'fly'"));
+        assert!(parse("fly").unwrap_err().to_string().contains("'fly'"));
     }
 }

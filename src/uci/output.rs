@@ -1,7 +1,7 @@
 //! Formatting engine data as UCI text. Pure functions from plain structs to strings.
 
 use crate::eval::Breakdown;
-use crate::options::{EngineOptions, OptionKind, ALL};
+use crate::options::{EngineOptions, OptionKind, OPTIONS};
 use crate::position::Position;
 use crate::search::{IterationReport, Score, ScoreBound};
 use crate::wdl::Wdl;
@@ -11,8 +11,8 @@ use std::fmt::Write as _;
 /// The `id`/`option`/`uciok` block answering `uci`.
 pub fn handshake(options: &EngineOptions) -> String {
     let mut text = format!("id name Patina {}\nid author the Patina developers\n", env!("CARGO_PKG_VERSION"));
-    for spec in ALL.iter() {
-        let default = options.value_of(spec);
+    for spec in &OPTIONS {
+        let default = spec.current(options).to_uci();
         let _ = match spec.kind {
             OptionKind::Spin { min, max } => {
                 writeln!(text, "option name {} type spin default {default} min {min} max {max}", spec.name)

@@ -193,8 +193,8 @@ impl<W: Write> Session<W> {
         match command::parse(line) {
             Ok(command) => self.handle_command(command),
             Err(error) => {
-                self.error(&error.0);
-                match line.split_whitespace().next() {
+                self.error(&error.to_string());
+                match error.command() {
                     // A malformed `go` still owes the GUI a bestmove.
                     Some("go") => self.finish_unanswerable_go(),
                     // A malformed `position` is rejected like a bad FEN or move: the old
@@ -368,7 +368,7 @@ impl<W: Write> Session<W> {
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let change = match options::parse_change(name, value) {
             Ok(change) => change,
-            Err(error) => return self.error(&error.0),
+            Err(error) => return self.error(&error.to_string()),
         };
         match change {
             OptionChange::Hash(mib) => {
