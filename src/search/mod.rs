@@ -8,7 +8,9 @@ mod correction;
 mod history;
 mod memory;
 pub mod params;
+mod table;
 mod threads;
+mod time_manager;
 mod worker;
 
 pub use memory::SearchMemory;

@@ -124,7 +124,7 @@ pub const SEE_PRUNE_MAX_DEPTH: i32 = 8;
 pub const SEE_QUIET_MARGIN: i32 = -60;
 pub const SEE_CAPTURE_MARGIN: i32 = -100;
 
-/// Soft time scaling after each iteration (see `Worker::time_scale`): an unstable best move
+/// Soft time scaling after each iteration (see `time_manager.rs`): an unstable best move
 /// earns more time, each stable iteration a little less, down to `STABILITY_FLOOR`.
 pub const INSTABILITY_BONUS: f64 = 1.4;
 pub const STABILITY_STEP: f64 = 0.1;
@@ -133,3 +133,14 @@ pub const STABILITY_FLOOR: f64 = 0.8;
 pub const SCORE_DROP_FULL: i32 = 100;
 /// Node-share factor = NODE_SHARE_BASE - share of root nodes spent on the best move.
 pub const NODE_SHARE_BASE: f64 = 1.6;
+/// The scale of the soft limit stays within these bounds.
+pub const TIME_SCALE_MIN: f64 = 0.4;
+pub const TIME_SCALE_MAX: f64 = 2.5;
+/// With a single legal move and a running clock, the search stops after this depth.
+pub const SINGLE_MOVE_DEPTH: i32 = 4;
+
+/// Thread voting: a thread's vote weighs (score - lowest score + this) * depth.
+pub const VOTE_SCORE_OFFSET: i32 = 14;
+
+/// The main thread reports aspiration failures as bound lines once the search has run this long.
+pub const BOUND_REPORT_AFTER_MS: u128 = 2_000;

@@ -8,6 +8,9 @@ use super::correction::{Correction, Slots};
 use super::history::{Contexts, History, PieceTo};
 use super::memory::ThreadMemory;
 use super::params::*;
+use super::table::{bound_allows_cutoff, score_from_tt, score_to_tt};
+use super::threads::helper_skips_depth;
+use super::time_manager::{IterationSummary, TimeManager};
 use super::{IterationReport, RootLine, Score, ScoreBound, SearchControl, SearchEvent, SearchLimits};
 use crate::movepick::{gain_estimate, is_quiet, MovePicker, OrderingHints};
 use crate::nnue::Network;
@@ -20,6 +23,11 @@ use shakmaty::{Color, Move, MoveList, Position as _, Role};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+mod quiescence;
+mod report;
+#[cfg(test)]
+mod tests;
+
 /// `LMR_TABLE[depth][move_number]`: plies to reduce a late quiet move.
 static LMR_TABLE: Lazy<Box<[[i32; 64]; 64]>> = Lazy::new(|| {
     let mut table = Box::new([[0; 64]; 64]);
@@ -31,28 +39,6 @@ static LMR_TABLE: Lazy<Box<[[i32; 64]; 64]>> = Lazy::new(|| {
     }
     table
 });
-
-/// Lazy SMP staggering: whether helper `id` skips iteration `depth`.
-///
-/// Helpers that ran the same depths as the main thread mostly repeated its work (two threads
-/// reached a depth only 1.25 times sooner than one). Each helper instead searches blocks of
-/// `size` consecutive depths and skips the next `size`, starting at its own `phase`, so the
-/// threads spread over neighbouring depths and fill the shared table with results the main
-/// thread has not computed yet. Helpers are taken in groups: group `g` has `2 * (g + 1)`
-/// helpers with blocks of `g + 1` depths and every phase from 0 up; helper 1 skips odd depths.
-fn helper_skips_depth(id: usize, depth: i32) -> bool {
-    if id == 0 {
-        return false;
-    }
-    let mut index = (id - 1) % 20;
-    let mut size = 1;
-    while index >= 2 * size {
-        index -= 2 * size;
-        size += 1;
-    }
-    let phase = index as i32;
-    ((depth + phase) / size as i32) % 2 == 1
-}
 
 /// A root move with its latest score and line.
 #[derive(Debug, Clone)]
@@ -90,10 +76,8 @@ pub struct Worker<'a> {
     /// The main worker's MultiPV lines of its last completed iteration, best first.
     pub completed_lines: Vec<RootLine>,
     stopped: bool,
-    /// Iterations in a row that ended with the same best move (main worker's time management).
-    stable_iterations: u32,
-    /// Best score of the previous completed iteration.
-    last_iteration_score: i32,
+    /// When to stop deepening (used by the main worker).
+    time_manager: TimeManager,
     /// Killers, counter moves and the history tables.
     history: Box<History>,
     /// What searches found the static evaluation gets wrong, by structure.
@@ -152,8 +136,7 @@ impl<'a> Worker<'a> {
             completed_lines: Vec::new(),
             stopped: false,
             network: crate::nnue::active(),
-            stable_iterations: 0,
-            last_iteration_score: -INFINITY,
+            time_manager: TimeManager::init(shared.limits.time),
             history: memory.history,
             correction: memory.correction,
             move_stack: [None; MAX_PLY + 1],
@@ -217,13 +200,18 @@ impl<'a> Worker<'a> {
             if self.is_main() {
                 self.record_lines(lines);
                 self.report_lines(depth, lines);
-                let time_scale = self.time_scale(previous_best);
-                if self.should_stop_after_iteration(depth, time_scale) {
+                let best = &self.root_moves[0];
+                self.time_manager.update(IterationSummary {
+                    depth,
+                    best_move_changed: best.mv != previous_best,
+                    best_score: best.score,
+                    best_move_nodes: best.nodes,
+                    iteration_nodes: self.root_moves.iter().map(|rm| rm.nodes).sum(),
+                    root_moves: self.root_moves.len(),
+                });
+                if self.should_stop_after_iteration() {
                     break;
                 }
-                self.stable_iterations =
-                    if self.root_moves[0].mv == previous_best { self.stable_iterations + 1 } else { 0 };
-                self.last_iteration_score = self.root_moves[0].score;
             }
         }
         self.publish_nodes();
@@ -258,7 +246,10 @@ impl<'a> Worker<'a> {
             // With several lines only whole iterations are reported, so the lines shown are
             // always one sorted set.
             let single_line = self.shared.limits.multipv <= 1;
-            if self.is_main() && single_line && self.shared.control.search_elapsed().as_millis() > 2000 {
+            if self.is_main()
+                && single_line
+                && self.shared.control.search_elapsed().as_millis() > BOUND_REPORT_AFTER_MS
+            {
                 self.sort_root_moves(self.pv_index);
                 self.report_line(depth, self.pv_index, bound);
             }
@@ -768,118 +759,6 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Captures and promotions until the position is quiet (all evasions when in check).
-    fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
-        if self.poll() {
-            return DRAW;
-        }
-        self.nodes += 1;
-        self.seldepth = self.seldepth.max(ply);
-        self.pv_length[ply] = ply;
-        let in_check = self.pos.is_check();
-        if let Some(score) = self.rule_draw(in_check, ply) {
-            return score;
-        }
-        if ply >= MAX_PLY {
-            return if in_check { DRAW } else { self.static_eval() };
-        }
-
-        let key = self.pos.key();
-        let hit = self.shared.tt.probe(key);
-        let tt_score = hit.map(|hit| score_from_tt(hit.score, ply));
-        if let (Some(hit), Some(score)) = (hit, tt_score) {
-            if bound_allows_cutoff(hit.bound, score, alpha, beta) {
-                return score;
-            }
-        }
-
-        // Stand pat: the side to move may decline every capture (not when in check). The
-        // corrected static eval, refined by the table's score where its bound allows.
-        let raw_eval = if in_check {
-            EVAL_NONE
-        } else {
-            hit.map(|hit| hit.eval).filter(|&eval| eval != EVAL_NONE).unwrap_or_else(|| self.static_eval())
-        };
-        let stand_pat = if in_check {
-            -INFINITY
-        } else {
-            let eval = self.corrected(raw_eval, Slots::of(self.pos.chess()));
-            match (hit, tt_score) {
-                (Some(hit), Some(score))
-                    if score.abs() < TB_WIN_BOUND
-                        && match hit.bound {
-                            Bound::Exact => true,
-                            Bound::Lower => score > eval,
-                            Bound::Upper => score < eval,
-                        } =>
-                {
-                    score
-                }
-                _ => eval,
-            }
-        };
-        if stand_pat >= beta {
-            return stand_pat;
-        }
-        // So far below alpha that no capture can close the gap: give the node up.
-        if !in_check && stand_pat + QS_NODE_DELTA < alpha {
-            return stand_pat;
-        }
-        alpha = alpha.max(stand_pat);
-
-        let moves = if in_check {
-            let evasions = self.pos.legal_moves();
-            if evasions.is_empty() {
-                return -MATE + ply as i32;
-            }
-            evasions
-        } else {
-            tactical_moves(self.pos.chess())
-        };
-        let tt_move = hit.and_then(|hit| decode_move(hit.packed_move, &moves));
-        let hints = OrderingHints { tt_move, ..OrderingHints::default() };
-        let side = self.pos.turn();
-        let mut picker = MovePicker::new(moves, hints);
-        let mut best_score = stand_pat;
-        let mut best_move = None;
-        while let Some(mv) =
-            picker.next_move(self.pos.chess(), |mv| self.order_score(&[None, None], side, mv))
-        {
-            if !in_check {
-                // Delta pruning: even winning this piece outright would not reach alpha.
-                if stand_pat + gain_estimate(mv) + DELTA_MARGIN <= alpha {
-                    continue;
-                }
-                // Only captures whose exchange wins, and wins what alpha still needs less a
-                // margin, can improve a quiet position.
-                let threshold = (alpha - stand_pat - QS_SEE_MARGIN).max(1);
-                if !see_ge(self.pos.chess(), mv, threshold) {
-                    continue;
-                }
-            }
-            self.pos.make(mv);
-            let score = -self.quiescence(-beta, -alpha, ply + 1);
-            self.pos.unmake();
-            if self.stopped {
-                return DRAW;
-            }
-            if score > best_score {
-                best_score = score;
-                if score > alpha {
-                    alpha = score;
-                    best_move = Some(mv);
-                    self.update_pv(ply, mv);
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        let bound = if best_score >= beta { Bound::Lower } else { Bound::Upper };
-        self.store(key, best_move, best_score, (!in_check).then_some(raw_eval), 0, bound, ply);
-        best_score
-    }
-
     /// Records a node's result in the shared table (mate scores made node-relative; no static
     /// eval is stored for positions in check).
     #[allow(clippy::too_many_arguments)]
@@ -1031,98 +910,20 @@ impl<'a> Worker<'a> {
         })
     }
 
-    fn publish_nodes(&self) {
-        self.shared.node_counts[self.id].store(self.nodes, Ordering::Relaxed);
-        if self.is_main() {
-            self.shared.control.publish_nodes(self.total_nodes());
-        }
-    }
-
-    fn total_nodes(&self) -> u64 {
-        self.shared.node_counts.iter().map(|n| n.load(Ordering::Relaxed)).sum()
-    }
-
-    /// How much of the soft time limit this position deserves, from the iteration just ended:
-    /// more when the best move keeps changing or the score falls, less when one move dominates.
-    fn time_scale(&self, previous_best: Move) -> f64 {
-        let best = &self.root_moves[0];
-        let stable = if best.mv == previous_best { self.stable_iterations + 1 } else { 0 };
-        let stability = (INSTABILITY_BONUS - STABILITY_STEP * stable as f64).max(STABILITY_FLOOR);
-        let drop = if self.last_iteration_score == -INFINITY {
-            0
-        } else {
-            (self.last_iteration_score - best.score).clamp(0, SCORE_DROP_FULL)
-        };
-        let falling = 1.0 + 0.5 * drop as f64 / SCORE_DROP_FULL as f64;
-        let iteration_nodes: u64 = self.root_moves.iter().map(|rm| rm.nodes).sum();
-        let share = best.nodes as f64 / iteration_nodes.max(1) as f64;
-        let effort = NODE_SHARE_BASE - share;
-        (stability * falling * effort).clamp(0.4, 2.5)
-    }
-
     /// Called by the main worker after each iteration: should we begin another?
-    fn should_stop_after_iteration(&self, depth: i32, time_scale: f64) -> bool {
-        let limits = self.shared.limits;
+    fn should_stop_after_iteration(&self) -> bool {
         let control = self.shared.control;
         if control.is_stopped() {
             return true;
         }
         if let (Some(moves), Score::Mate(found)) =
-            (limits.mate_in_moves, Score::from_internal(self.root_moves[0].score))
+            (self.shared.limits.mate_in_moves, Score::from_internal(self.root_moves[0].score))
         {
             if found > 0 && found <= moves {
                 return true;
             }
         }
-        if let Some(time) = limits.time {
-            let soft = time.scaled_soft(time_scale);
-            if !control.is_pondering() && control.clock_elapsed() >= soft {
-                return true;
-            }
-        }
-        // A single legal move needs no thought when the clock is running.
-        if limits.time.is_some() && self.root_moves.len() == 1 && depth >= 4 && !control.is_pondering() {
-            return true;
-        }
-        false
-    }
-
-    /// Keeps the lines of the iteration just completed, for `SearchOutcome::lines`.
-    fn record_lines(&mut self, lines: usize) {
-        self.completed_lines = self.root_moves[..lines]
-            .iter()
-            .map(|rm| RootLine { pv: rm.pv.clone(), score: Score::from_internal(rm.score) })
-            .collect();
-    }
-
-    fn report_lines(&self, depth: i32, lines: usize) {
-        for index in 0..lines {
-            self.report_line(depth, index, self.root_moves[index].bound);
-        }
-    }
-
-    fn report_line(&self, depth: i32, index: usize, bound: ScoreBound) {
-        let root_move = &self.root_moves[index];
-        let score = if root_move.score == -INFINITY { root_move.previous_score } else { root_move.score };
-        if score == -INFINITY {
-            return;
-        }
-        let elapsed = self.shared.control.search_elapsed();
-        let nodes = self.total_nodes().max(self.nodes);
-        let nps = (nodes as u128 * 1_000_000 / elapsed.as_micros().max(1)) as u64;
-        (self.shared.report)(SearchEvent::Iteration(IterationReport {
-            depth,
-            seldepth: self.seldepth.max(depth as usize),
-            multipv: index + 1,
-            score: Score::from_internal(score),
-            bound,
-            nodes,
-            nps,
-            hashfull: self.shared.tt.hashfull(),
-            tbhits: self.shared.control.tb_hits(),
-            time: elapsed,
-            pv: root_move.pv.clone(),
-        }));
+        self.time_manager.should_stop(control.clock_elapsed(), control.is_pondering())
     }
 }
 
@@ -1143,117 +944,4 @@ fn tactical_moves(chess: &shakmaty::Chess) -> MoveList {
         }
     }
     moves
-}
-
-fn bound_allows_cutoff(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
-    match bound {
-        Bound::Exact => true,
-        Bound::Lower => score >= beta,
-        Bound::Upper => score <= alpha,
-    }
-}
-
-/// Mate scores are stored relative to the node, so they stay right at any ply.
-fn score_to_tt(score: i32, ply: usize) -> i32 {
-    if score >= TB_WIN_BOUND {
-        score + ply as i32
-    } else if score <= -TB_WIN_BOUND {
-        score - ply as i32
-    } else {
-        score
-    }
-}
-
-fn score_from_tt(score: i32, ply: usize) -> i32 {
-    if score >= TB_WIN_BOUND {
-        score - ply as i32
-    } else if score <= -TB_WIN_BOUND {
-        score + ply as i32
-    } else {
-        score
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Runs `test` on a one-thread worker set up on `fen`, with its own fresh table.
-    fn with_worker(fen: &str, test: impl FnOnce(&mut Worker, &TranspositionTable)) {
-        let tt = TranspositionTable::new(1).unwrap();
-        let control = SearchControl::new(false);
-        let limits = SearchLimits { threads: 1, multipv: 1, ..SearchLimits::default() };
-        let node_counts = [AtomicU64::new(0)];
-        let shared = Shared {
-            tt: &tt,
-            control: &control,
-            limits: &limits,
-            node_counts: &node_counts,
-            report: &|_| {},
-        };
-        let pos = Position::from_fen(fen, false).unwrap();
-        let root_moves = pos.legal_moves().to_vec();
-        let mut worker = Worker::new(0, &shared, pos, root_moves, ThreadMemory::default());
-        worker.root_depth = 8;
-        test(&mut worker, &tt);
-    }
-
-    fn parse_move(worker: &Worker, uci: &str) -> Move {
-        worker.pos.parse_uci_move(uci).unwrap()
-    }
-
-    #[test]
-    fn a_singular_test_searches_without_its_move_and_leaves_the_entry_alone() {
-        // Ra8 is the only mate; with it excluded, White has nothing close to a mate.
-        with_worker("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", |worker, tt| {
-            let key = worker.pos.key();
-            let mate = parse_move(worker, "a1a8");
-            worker.excluded[1] = Some(mate);
-            let without = worker.negamax(4, -INFINITY, INFINITY, 1, false);
-            worker.excluded[1] = None;
-            assert!(without < MATE_BOUND, "the excluded mate was searched: {without}");
-            assert!(tt.probe(key).is_none(), "the singular test wrote its node's entry");
-            let with = worker.negamax(4, -INFINITY, INFINITY, 1, false);
-            assert_eq!(with, MATE - 2, "the full node finds mate in one");
-            let entry = tt.probe(key).expect("the full node stores its result");
-            assert_eq!(decode_move(entry.packed_move, &worker.pos.legal_moves()), Some(mate));
-        });
-    }
-
-    #[test]
-    fn a_singular_test_without_other_moves_fails_low_instead_of_scoring_mate() {
-        // Kxb2 is White's only legal move.
-        with_worker("k7/8/8/8/8/8/1r6/K6r w - - 0 1", |worker, _| {
-            assert_eq!(worker.pos.legal_moves().len(), 1);
-            worker.excluded[1] = Some(parse_move(worker, "a1b2"));
-            assert_eq!(worker.negamax(8, -100, -99, 1, true), -100);
-        });
-    }
-
-    fn searched(id: usize) -> Vec<i32> {
-        (1..=12).filter(|&depth| !helper_skips_depth(id, depth)).collect()
-    }
-
-    #[test]
-    fn the_main_thread_searches_every_depth() {
-        assert_eq!(searched(0), (1..=12).collect::<Vec<_>>());
-    }
-
-    #[test]
-    fn the_first_two_helpers_split_the_depths_between_them() {
-        assert_eq!(searched(1), vec![2, 4, 6, 8, 10, 12]);
-        assert_eq!(searched(2), vec![1, 3, 5, 7, 9, 11]);
-    }
-
-    #[test]
-    fn later_helpers_search_blocks_of_depths_at_their_own_phase() {
-        assert_eq!(searched(3), vec![1, 4, 5, 8, 9, 12]);
-        assert_eq!(searched(4), vec![3, 4, 7, 8, 11, 12]);
-        assert_eq!(searched(7), vec![1, 2, 6, 7, 8, 12]);
-        // Every helper searches about half the depths, whatever its group.
-        for id in 1..=40 {
-            let count = (1..=120).filter(|&depth| !helper_skips_depth(id, depth)).count();
-            assert!((54..=66).contains(&count), "helper {id} searches {count} of 120 depths");
-        }
-    }
 }

@@ -1,0 +1,118 @@
+//! Quiescence: the search below the horizon, over captures and promotions (every evasion in
+//! check) until the position is quiet, standing pat on the static evaluation.
+
+use super::*;
+
+impl Worker<'_> {
+    /// Captures and promotions until the position is quiet (all evasions when in check).
+    pub(super) fn quiescence(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if self.poll() {
+            return DRAW;
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        self.pv_length[ply] = ply;
+        let in_check = self.pos.is_check();
+        if let Some(score) = self.rule_draw(in_check, ply) {
+            return score;
+        }
+        if ply >= MAX_PLY {
+            return if in_check { DRAW } else { self.static_eval() };
+        }
+
+        let key = self.pos.key();
+        let hit = self.shared.tt.probe(key);
+        let tt_score = hit.map(|hit| score_from_tt(hit.score, ply));
+        if let (Some(hit), Some(score)) = (hit, tt_score) {
+            if bound_allows_cutoff(hit.bound, score, alpha, beta) {
+                return score;
+            }
+        }
+
+        // Stand pat: the side to move may decline every capture (not when in check). The
+        // corrected static eval, refined by the table's score where its bound allows.
+        let raw_eval = if in_check {
+            EVAL_NONE
+        } else {
+            hit.map(|hit| hit.eval).filter(|&eval| eval != EVAL_NONE).unwrap_or_else(|| self.static_eval())
+        };
+        let stand_pat = if in_check {
+            -INFINITY
+        } else {
+            let eval = self.corrected(raw_eval, Slots::of(self.pos.chess()));
+            match (hit, tt_score) {
+                (Some(hit), Some(score))
+                    if score.abs() < TB_WIN_BOUND
+                        && match hit.bound {
+                            Bound::Exact => true,
+                            Bound::Lower => score > eval,
+                            Bound::Upper => score < eval,
+                        } =>
+                {
+                    score
+                }
+                _ => eval,
+            }
+        };
+        if stand_pat >= beta {
+            return stand_pat;
+        }
+        // So far below alpha that no capture can close the gap: give the node up.
+        if !in_check && stand_pat + QS_NODE_DELTA < alpha {
+            return stand_pat;
+        }
+        alpha = alpha.max(stand_pat);
+
+        let moves = if in_check {
+            let evasions = self.pos.legal_moves();
+            if evasions.is_empty() {
+                return -MATE + ply as i32;
+            }
+            evasions
+        } else {
+            tactical_moves(self.pos.chess())
+        };
+        let tt_move = hit.and_then(|hit| decode_move(hit.packed_move, &moves));
+        let hints = OrderingHints { tt_move, ..OrderingHints::default() };
+        let side = self.pos.turn();
+        let mut picker = MovePicker::new(moves, hints);
+        let mut best_score = stand_pat;
+        let mut best_move = None;
+        while let Some(mv) =
+            picker.next_move(self.pos.chess(), |mv| self.order_score(&[None, None], side, mv))
+        {
+            if !in_check {
+                // Delta pruning: even winning this piece outright would not reach alpha.
+                if stand_pat + gain_estimate(mv) + DELTA_MARGIN <= alpha {
+                    continue;
+                }
+                // Only captures whose exchange wins, and wins what alpha still needs less a
+                // margin, can improve a quiet position.
+                let threshold = (alpha - stand_pat - QS_SEE_MARGIN).max(1);
+                if !see_ge(self.pos.chess(), mv, threshold) {
+                    continue;
+                }
+            }
+            self.pos.make(mv);
+            let score = -self.quiescence(-beta, -alpha, ply + 1);
+            self.pos.unmake();
+            if self.stopped {
+                return DRAW;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = Some(mv);
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best_score >= beta { Bound::Lower } else { Bound::Upper };
+        self.store(key, best_move, best_score, (!in_check).then_some(raw_eval), 0, bound, ply);
+        best_score
+    }
+}
