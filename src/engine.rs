@@ -4,13 +4,67 @@
 //!
 //! A search runs on its own thread and sends `SearchEvent`s over a channel; the caller decides
 //! when to print `bestmove`.
+//!
+//! `search` is the one blocking entry into the search: the engine's thread, `bench`, datagen's
+//! games and openings, and the analyser all call it, and it alone decides what a position with
+//! no legal move gets (no search: `None`). `fixed_nodes` and `fixed_depth` are the limits the
+//! single-threaded callers use.
 
 use crate::position::Position;
-use crate::search::{self, SearchControl, SearchEvent, SearchLimits, SearchMemory};
+use crate::search::{self, SearchControl, SearchEvent, SearchLimits, SearchMemory, SearchOutcome};
 use crate::tt::{AllocationError, TranspositionTable};
 use crossbeam_channel::{unbounded, Receiver, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
+
+/// Searches `pos` within `limits` on the calling thread (and `limits.threads - 1` helpers),
+/// with `tt`, obeying `control`, passing every event to `report`. `None`, without searching,
+/// when the side to move has no legal move (checkmate or stalemate: the caller reports the
+/// result its own way).
+pub fn search(
+    pos: &Position,
+    limits: &SearchLimits,
+    tt: &TranspositionTable,
+    control: &SearchControl,
+    report: &(dyn Fn(SearchEvent) + Sync),
+) -> Option<SearchOutcome> {
+    search_with_memory(pos, limits, tt, &SearchMemory::default(), control, report)
+}
+
+/// `search` with the histories and correction tables lent by `memory` (the engine's, kept from
+/// one `go` to the next); `search` starts from empty ones.
+pub fn search_with_memory(
+    pos: &Position,
+    limits: &SearchLimits,
+    tt: &TranspositionTable,
+    memory: &SearchMemory,
+    control: &SearchControl,
+    report: &(dyn Fn(SearchEvent) + Sync),
+) -> Option<SearchOutcome> {
+    if pos.legal_moves().is_empty() {
+        return None;
+    }
+    Some(search::run_with_memory(pos, limits, tt, memory, control, report))
+}
+
+/// `search` that nobody watches or stops: it runs to its limits (datagen, tests).
+pub fn search_to_limits(
+    pos: &Position,
+    limits: &SearchLimits,
+    tt: &TranspositionTable,
+) -> Option<SearchOutcome> {
+    search(pos, limits, tt, &SearchControl::new(false), &|_| {})
+}
+
+/// One line, one thread, at most `nodes` nodes: a reproducible search.
+pub fn fixed_nodes(nodes: u64) -> SearchLimits {
+    SearchLimits { nodes: Some(nodes), multipv: 1, threads: 1, ..SearchLimits::default() }
+}
+
+/// One line to `depth` on `threads` threads (reproducible with one).
+pub fn fixed_depth(depth: i32, threads: usize) -> SearchLimits {
+    SearchLimits { depth: Some(depth), multipv: 1, threads, ..SearchLimits::default() }
+}
 
 struct RunningSearch {
     control: Arc<SearchControl>,
@@ -49,8 +103,11 @@ impl Engine {
                 let report = |event: SearchEvent| {
                     let _ = events.send(event);
                 };
-                let outcome = search::run_with_memory(&pos, &limits, &tt, &memory, &thread_control, &report);
-                let _ = events.send(SearchEvent::Finished(outcome));
+                // `go`'s contract: the position has a legal move, so an outcome always comes.
+                let searched = search_with_memory(&pos, &limits, &tt, &memory, &thread_control, &report);
+                if let Some(outcome) = searched {
+                    let _ = events.send(SearchEvent::Finished(outcome));
+                }
             },
         );
         // If the OS refuses a thread there is nothing to wait for; the caller sees no event.
