@@ -4,18 +4,17 @@
 //! shortest think time has passed).
 
 use super::{output, Flow, Session, PROGRESS_INTERVAL};
+use crate::engine::{GoClocks, GoRequest};
 use crate::jobs::Job;
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::rules::{self, Reason};
-use crate::search::{SearchEvent, SearchLimits, SearchOutcome, TablebaseUse};
+use crate::search::{SearchEvent, SearchOutcome};
 use crate::strength::{self, Knobs};
-use crate::time::{self, Clock};
 use crate::uci::command::GoParams;
 use crate::wdl::{self, Wdl};
-use shakmaty::{CastlingMode, Color, Move};
+use shakmaty::{CastlingMode, Move};
 use std::io::Write;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// What a `go` will answer once it may.
@@ -69,12 +68,6 @@ impl<W: Write> Session<W> {
         if self.jobs.is_loading_tables() {
             self.say("info string SyzygyPath: tables still loading; this search goes without the new ones");
         }
-        // At the top of the range a limited level is full strength: nothing changes.
-        let knobs = self
-            .options
-            .limit_strength
-            .then(|| strength::knobs(self.options.elo))
-            .filter(|k| *k != Knobs::FULL);
         let mut pending = PendingGo {
             hold: params.infinite || params.ponder,
             pondering: params.ponder,
@@ -83,7 +76,7 @@ impl<W: Write> Session<W> {
             mode: pos.castling_mode(),
             wdl_material: self.options.show_wdl.then(|| wdl::material(pos.chess())),
             shown_lines: self.options.multipv,
-            strength: knobs.map(|knobs| (knobs, self.move_rng.for_move(self.games, pos.key()))),
+            strength: None,
             min_think: None,
             not_before: None,
             last_shown: None,
@@ -108,53 +101,45 @@ impl<W: Write> Session<W> {
                 return;
             }
         }
-        let mut limits = self.limits(&pos, &params);
-        if let Some(knobs) = &knobs {
-            knobs.restrict(&mut limits);
-            pending.min_think = limits.time.map(|time| strength::min_think(time.soft));
-            if !params.ponder {
-                pending.not_before = pending.min_think.map(|think| Instant::now() + think);
-            }
+        let request = self.request(pos, &params);
+        let key = request.position.key();
+        let plan = self.engine.go(request);
+        pending.strength = plan.knobs.map(|knobs| (knobs, self.move_rng.for_move(self.games, key)));
+        pending.min_think = plan.min_think;
+        if !params.ponder {
+            pending.not_before = plan.min_think.map(|think| Instant::now() + think);
         }
-        self.engine.go(pos, limits, params.ponder);
         self.pending = Some(pending);
     }
 
-    pub(super) fn limits(&mut self, pos: &Position, params: &GoParams) -> SearchLimits {
-        let (own_time, other_time, increment_ms) = match pos.turn() {
-            Color::White => (params.wtime, params.btime, params.winc),
-            Color::Black => (params.btime, params.wtime, params.binc),
-        };
-        let clock = Clock {
-            // A GUI that sends only the opponent's clock is still playing with clocks: assume
-            // ours is the same rather than think forever.
-            time_ms: own_time.or(other_time),
-            increment_ms: increment_ms.unwrap_or(0),
-            moves_to_go: params.movestogo,
-            move_time_ms: params.movetime,
-        };
+    /// The engine's view of a `go`: the parsed parameters, the moves of `searchmoves` (an
+    /// illegal one is reported and left out), the options and tables in force.
+    fn request(&mut self, position: Position, params: &GoParams) -> GoRequest {
         let mut search_moves = Vec::new();
         for token in &params.searchmoves {
-            match pos.parse_uci_move(token) {
+            match position.parse_uci_move(token) {
                 Ok(m) => search_moves.push(m),
                 Err(reason) => self.error(&format!("searchmoves: {reason} move '{token}' ignored")),
             }
         }
-        SearchLimits {
-            depth: params.depth.map(|d| d.max(1)),
+        GoRequest {
+            position,
+            clocks: GoClocks {
+                wtime: params.wtime,
+                btime: params.btime,
+                winc: params.winc,
+                binc: params.binc,
+                movestogo: params.movestogo,
+                movetime: params.movetime,
+            },
+            depth: params.depth,
             nodes: params.nodes,
-            mate_in_moves: params.mate,
-            // `go infinite` ignores clocks: it runs until `stop`.
-            time: if params.infinite { None } else { time::allocate(&clock, self.options.move_overhead_ms) },
+            mate: params.mate,
+            infinite: params.infinite,
+            ponder: params.ponder,
             search_moves,
-            multipv: self.options.multipv,
-            threads: self.options.threads,
-            tablebases: self.tablebases.as_ref().map(|tables| TablebaseUse {
-                tables: Arc::clone(tables),
-                probe_depth: self.options.syzygy_probe_depth,
-                probe_limit: self.options.syzygy_probe_limit.min(tables.max_pieces()),
-                rule50: self.options.syzygy_50_move_rule,
-            }),
+            options: self.options.clone(),
+            tablebases: self.tablebases.clone(),
         }
     }
 
