@@ -24,14 +24,25 @@ pub(super) enum Answer {
     NoMove,
 }
 
+/// What the owed `bestmove` waits for besides the answer itself: one state where there were
+/// three flags and a deadline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Release {
+    /// `go ponder` before its `ponderhit`: held until `ponderhit` or `stop`.
+    Ponderhit,
+    /// `go infinite`: held until `stop`.
+    Stop,
+    /// Due as soon as the answer is in, or not before `not_before` (a limited level's shortest
+    /// think time). `stopped_ponder`: a ponder search that `stop` ended before any
+    /// `ponderhit`; a new `position` or `go` still treats it as the ponder search it was.
+    Due { not_before: Option<Instant>, stopped_ponder: bool },
+}
+
 /// The `go` currently owed a `bestmove`.
 pub(super) struct PendingGo {
-    /// `go infinite` or `go ponder`: hold the answer until `stop` (or `ponderhit`).
-    pub(super) hold: bool,
-    /// `go ponder` before its `ponderhit`.
-    pub(super) pondering: bool,
-    /// The search is still running (its `Finished` event has not arrived).
-    pub(super) searching: bool,
+    /// What holds the `bestmove` back.
+    pub(super) release: Release,
+    /// The search's answer once its `Finished` event has arrived (`None`: still searching).
     pub(super) answer: Option<Answer>,
     pub(super) mode: CastlingMode,
     /// The root's material when `UCI_ShowWDL` was on at `go`: info lines carry `wdl` from it.
@@ -43,8 +54,6 @@ pub(super) struct PendingGo {
     pub(super) strength: Option<(Knobs, Rng)>,
     /// A limited level's shortest time over this move, counted from when the clock starts.
     pub(super) min_think: Option<Duration>,
-    /// The `bestmove` is held until then (`min_think` after the clock started).
-    pub(super) not_before: Option<Instant>,
     /// The first two moves of the last `multipv 1` line printed for this `go` (the plan the
     /// GUI shows; `bestmove` and its `ponder` must match it).
     pub(super) last_shown: Option<Vec<Move>>,
@@ -69,16 +78,19 @@ impl<W: Write> Session<W> {
             self.say("info string SyzygyPath: tables still loading; this search goes without the new ones");
         }
         let mut pending = PendingGo {
-            hold: params.infinite || params.ponder,
-            pondering: params.ponder,
-            searching: true,
+            release: if params.ponder {
+                Release::Ponderhit
+            } else if params.infinite {
+                Release::Stop
+            } else {
+                Release::Due { not_before: None, stopped_ponder: false }
+            },
             answer: None,
             mode: pos.castling_mode(),
             wdl_material: self.options.show_wdl.then(|| wdl::material(pos.chess())),
             shown_lines: self.options.multipv,
             strength: None,
             min_think: None,
-            not_before: None,
             last_shown: None,
         };
         let verdict = rules::judge(&pos);
@@ -94,7 +106,6 @@ impl<W: Write> Session<W> {
             if let Some((score, expected)) = shown {
                 let wdl = pending.wdl_material.map(|_| output::wdl(expected)).unwrap_or_default();
                 self.say(&format!("info depth 0 {score}{wdl}"));
-                pending.searching = false;
                 pending.answer = Some(Answer::NoMove);
                 self.pending = Some(pending);
                 self.deliver_if_ready();
@@ -106,8 +117,8 @@ impl<W: Write> Session<W> {
         let plan = self.engine.go(request);
         pending.strength = plan.knobs.map(|knobs| (knobs, self.move_rng.for_move(self.games, key)));
         pending.min_think = plan.min_think;
-        if !params.ponder {
-            pending.not_before = plan.min_think.map(|think| Instant::now() + think);
+        if let Release::Due { not_before, .. } = &mut pending.release {
+            *not_before = plan.min_think.map(|think| Instant::now() + think);
         }
         self.pending = Some(pending);
     }
@@ -147,8 +158,12 @@ impl<W: Write> Session<W> {
         self.engine.stop();
         self.jobs.stop();
         if let Some(pending) = &mut self.pending {
-            pending.hold = false;
-            pending.not_before = None;
+            let stopped_ponder = match pending.release {
+                Release::Ponderhit => true,
+                Release::Stop => false,
+                Release::Due { stopped_ponder, .. } => stopped_ponder,
+            };
+            pending.release = Release::Due { not_before: None, stopped_ponder };
         }
         self.deliver_if_ready();
     }
@@ -156,9 +171,8 @@ impl<W: Write> Session<W> {
     pub(super) fn ponderhit(&mut self) {
         self.engine.ponderhit();
         if let Some(pending) = &mut self.pending {
-            pending.hold = false;
-            pending.pondering = false;
-            pending.not_before = pending.min_think.map(|think| Instant::now() + think);
+            let not_before = pending.min_think.map(|think| Instant::now() + think);
+            pending.release = Release::Due { not_before, stopped_ponder: false };
             // Clients such as python-chess drop what came while pondering: if no line follows
             // the `ponderhit`, the line of the move played goes out before `bestmove`.
             pending.last_shown = None;
@@ -194,7 +208,6 @@ impl<W: Write> Session<W> {
                     None => outcome,
                 };
                 if let Some(pending) = &mut self.pending {
-                    pending.searching = false;
                     pending.answer = Some(Answer::Move(outcome));
                 }
                 self.deliver_if_ready();
@@ -228,7 +241,10 @@ impl<W: Write> Session<W> {
 
     /// When the loop must call `wake`: the moment a held limited-level `bestmove` is due.
     pub fn wake_at(&self) -> Option<Instant> {
-        self.pending.as_ref().filter(|p| !p.hold && !p.searching && p.answer.is_some())?.not_before
+        match self.pending.as_ref().filter(|p| p.answer.is_some())?.release {
+            Release::Due { not_before, .. } => not_before,
+            Release::Ponderhit | Release::Stop => None,
+        }
     }
 
     /// The time `wake_at` named has come.
@@ -250,9 +266,11 @@ impl<W: Write> Session<W> {
 
     /// Prints the owed `bestmove` once the search is done and nothing holds it back.
     pub(super) fn deliver_if_ready(&mut self) {
-        let due = |p: &PendingGo| p.not_before.is_none_or(|time| Instant::now() >= time);
-        let ready =
-            matches!(&self.pending, Some(p) if !p.hold && !p.searching && p.answer.is_some() && due(p));
+        let due = |p: &PendingGo| match p.release {
+            Release::Due { not_before, .. } => not_before.is_none_or(|time| Instant::now() >= time),
+            Release::Ponderhit | Release::Stop => false,
+        };
+        let ready = matches!(&self.pending, Some(p) if p.answer.is_some() && due(p));
         if !ready {
             return;
         }
@@ -295,7 +313,10 @@ impl<W: Write> Session<W> {
     /// search is then dropped without a `bestmove`: the GUI is not waiting for one, and would
     /// take it for the answer to its next `go`.
     pub(super) fn abandon_ponder(&mut self) {
-        if !matches!(&self.pending, Some(p) if p.pondering) {
+        let pondering = |p: &PendingGo| {
+            matches!(p.release, Release::Ponderhit | Release::Due { stopped_ponder: true, .. })
+        };
+        if !matches!(&self.pending, Some(p) if pondering(p)) {
             return;
         }
         self.engine.stop();
@@ -305,7 +326,7 @@ impl<W: Write> Session<W> {
 
     /// Processes search events until the pending search's `Finished` has arrived.
     pub(super) fn wait_for_search(&mut self) {
-        while matches!(&self.pending, Some(p) if p.searching) {
+        while matches!(&self.pending, Some(p) if p.answer.is_none()) {
             match self.events.recv() {
                 Ok(event) => {
                     self.handle_event(event);
