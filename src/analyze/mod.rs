@@ -7,7 +7,7 @@
 //!   an annotated PGN (`annotate`), an evaluation graph as SVG (`graph`), a summary per game on
 //!   stdout (`summary`) and a progress bar on stderr (`progress`).
 //!
-//! Searches go through `searcher::Analyst`, which runs `search::run` synchronously on a table of
+//! Searches go through `searcher::Analyst`, which runs `engine::search` synchronously on a table of
 //! its own; nothing here touches the UCI layer. Scores everywhere are from White's point of
 //! view; `notation` formats them.
 

@@ -1,5 +1,5 @@
 //! The analyser's engine: one transposition table and one set of limits, searching position
-//! after position synchronously through `search::run`.
+//! after position synchronously through `engine::search`.
 //!
 //! A game is analysed in order with one table, so each search starts from what the previous
 //! positions taught it. The table is emptied between games, so a game's analysis does not depend
@@ -7,9 +7,10 @@
 
 use super::review::Eval;
 use super::AnalysisLimits;
+use crate::engine;
 use crate::position::Position;
 use crate::rules::{Reason, Verdict};
-use crate::search::{self, IterationReport, Score, ScoreBound, SearchControl, SearchEvent, SearchLimits};
+use crate::search::{IterationReport, Score, ScoreBound, SearchControl, SearchEvent, SearchLimits};
 use crate::time::TimeBudget;
 use crate::tt::{AllocationError, TranspositionTable};
 use parking_lot::Mutex;
@@ -54,9 +55,6 @@ impl Analyst {
     /// Searches `pos`, passing every completed line (all MultiPV lines of each depth, exact
     /// scores only) to `on_line`. `None` when the side to move has no legal move.
     pub fn search(&self, pos: &Position, on_line: &(dyn Fn(&IterationReport) + Sync)) -> Option<Finding> {
-        if pos.legal_moves().is_empty() {
-            return None;
-        }
         let last_main_line: Mutex<Option<Vec<Move>>> = Mutex::new(None);
         let report = |event: SearchEvent| {
             if let SearchEvent::Iteration(line) = event {
@@ -69,7 +67,7 @@ impl Analyst {
             }
         };
         let control = SearchControl::new(false);
-        let outcome = search::run(pos, &self.limits, &self.table, &control, &report);
+        let outcome = engine::search(pos, &self.limits, &self.table, &control, &report)?;
         // The reported line explains the move only when the final choice is its first move (a
         // helper thread's vote or an unfinished iteration can pick another).
         let line = match last_main_line.into_inner() {

@@ -17,9 +17,10 @@
 //! check, the best move is neither a capture nor a promotion, and the score is not a mate.
 
 use crate::data::{DataResult, GamePlace, PackedPosition, SearchLabel};
+use crate::engine;
 use crate::position::Position;
 use crate::rules;
-use crate::search::{self, Score, SearchControl, SearchLimits};
+use crate::search::Score;
 use crate::tt::TranspositionTable;
 use shakmaty::{Chess, Color, Move, Position as _};
 use std::fmt::Write as _;
@@ -201,7 +202,7 @@ fn searched(pos: &Position, best: Move, score: Score, white_cp: i32) -> Searched
 /// Plays the game from `start` to its end, searching `nodes` nodes per move on one thread with
 /// `tt` (which the caller has cleared for this game).
 pub fn play(start: Position, nodes: u64, tt: &TranspositionTable) -> GameRecord {
-    let limits = SearchLimits { nodes: Some(nodes), multipv: 1, threads: 1, ..SearchLimits::default() };
+    let limits = engine::fixed_nodes(nodes);
     let mut pos = start;
     let mut positions = Vec::new();
     let mut adjudicator = Adjudicator::default();
@@ -213,8 +214,8 @@ pub fn play(start: Position, nodes: u64, tt: &TranspositionTable) -> GameRecord 
         if ply >= MAX_GAME_PLIES {
             break GameResult::Draw;
         }
-        let control = SearchControl::new(false);
-        let outcome = search::run(&pos, &limits, tt, &control, &|_| {});
+        // `rules_result` has ended every game without a legal move.
+        let Some(outcome) = engine::search_to_limits(&pos, &limits, tt) else { break GameResult::Draw };
         let white_cp = white_centipawns(outcome.score, pos.turn());
         positions.push(searched(&pos, outcome.best, outcome.score, white_cp));
         if let Some(result) = adjudicator.update(ply, white_cp) {

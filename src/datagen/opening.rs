@@ -10,10 +10,11 @@
 
 use super::book::Book;
 use super::DatagenError;
+use crate::engine;
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::rules;
-use crate::search::{self, Score, SearchControl, SearchLimits};
+use crate::search::Score;
 use crate::tt::TranspositionTable;
 use shakmaty::CastlingMode;
 use std::collections::HashSet;
@@ -69,11 +70,8 @@ impl OpeningSource<'_> {
 /// A quick search says neither side is clearly better.
 fn is_balanced(pos: &Position, tt: &TranspositionTable) -> bool {
     tt.clear();
-    let limits =
-        SearchLimits { nodes: Some(BALANCE_CHECK_NODES), multipv: 1, threads: 1, ..SearchLimits::default() };
-    let control = SearchControl::new(false);
-    let outcome = search::run(pos, &limits, tt, &control, &|_| {});
-    matches!(outcome.score, Score::Centipawns(cp) if cp.abs() <= BALANCE_LIMIT_CP)
+    let outcome = engine::search_to_limits(pos, &engine::fixed_nodes(BALANCE_CHECK_NODES), tt);
+    matches!(outcome, Some(outcome) if matches!(outcome.score, Score::Centipawns(cp) if cp.abs() <= BALANCE_LIMIT_CP))
 }
 
 /// OpenBench's `genfens`: hands `emit` the FENs of `count` balanced openings, distinct where the

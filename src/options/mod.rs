@@ -1,20 +1,23 @@
-//! Engine options, declared once: `OPTIONS` holds each option's UCI name, `engine.toml` key,
-//! kind, range, default and a one-line description. Everything else follows from it: the
+//! Engine options, declared once: `OPTIONS` (`table.rs`) holds each option's UCI name,
+//! `engine.toml` key, kind, range, default and a one-line description. Everything else follows from it: the
 //! `uci` option lines (`uci::output::handshake`), `setoption` validation (`parse_change`),
 //! `engine.toml` loading (`EngineOptions::from_toml`) and the fallback defaults
 //! (`EngineOptions::default`); a test checks that the shipped `engine.toml` and the README's
-//! options table list exactly these options, in this order, with these defaults.
+//! options table list exactly these options, in this order, with these defaults (`tests.rs`).
 //!
 //! `setoption` is all-or-nothing: a value is parsed and range-checked before anything changes,
 //! and a rejected one leaves the old value in place with an `OptionError` naming the option,
 //! the token and what is accepted. What a change does beyond recording the value (resizing the
 //! table, loading tables or a net, opening the log) is the UCI session's business.
 
-use crate::strength;
+mod table;
+
+pub use table::OPTIONS;
+
 use std::fmt;
 
 /// The defaults shipped in the repository's `engine.toml`.
-pub const BUILTIN_CONFIG: &str = include_str!("../engine.toml");
+pub const BUILTIN_CONFIG: &str = include_str!("../../engine.toml");
 
 /// Values of every engine option.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -178,154 +181,6 @@ impl OptionSpec {
         (self.current)(options)
     }
 }
-
-/// Every option, in the order `uci` lists them, `engine.toml` and the README show them.
-pub const OPTIONS: [OptionSpec; 16] = [
-    OptionSpec {
-        name: "Hash",
-        key: Some("hash_mib"),
-        kind: OptionKind::Spin { min: 1, max: 262_144 },
-        default: DefaultValue::Number(16),
-        doc: "transposition table size in MiB; resizing clears it",
-        change: |v| OptionChange::Hash(v.number() as usize),
-        current: |o| Value::Number(o.hash_mib as i64),
-    },
-    OptionSpec {
-        name: "Threads",
-        key: Some("threads"),
-        kind: OptionKind::Spin { min: 1, max: 256 },
-        default: DefaultValue::Number(1),
-        doc: "search threads (Lazy SMP)",
-        change: |v| OptionChange::Threads(v.number() as usize),
-        current: |o| Value::Number(o.threads as i64),
-    },
-    OptionSpec {
-        name: "MultiPV",
-        key: Some("multipv"),
-        kind: OptionKind::Spin { min: 1, max: 256 },
-        default: DefaultValue::Number(1),
-        doc: "lines reported per iteration",
-        change: |v| OptionChange::MultiPv(v.number() as usize),
-        current: |o| Value::Number(o.multipv as i64),
-    },
-    OptionSpec {
-        name: "Ponder",
-        key: Some("ponder"),
-        kind: OptionKind::Check,
-        default: DefaultValue::Flag(false),
-        doc: "lets the GUI send `go ponder`",
-        change: |v| OptionChange::Ponder(v.flag()),
-        current: |o| Value::Flag(o.ponder),
-    },
-    OptionSpec {
-        name: "Move Overhead",
-        key: Some("move_overhead_ms"),
-        kind: OptionKind::Spin { min: 0, max: 5000 },
-        default: DefaultValue::Number(10),
-        doc: "milliseconds kept back per move for GUI and pipe latency",
-        change: |v| OptionChange::MoveOverhead(v.number()),
-        current: |o| Value::Number(o.move_overhead_ms),
-    },
-    OptionSpec {
-        name: "Clear Hash",
-        key: None,
-        kind: OptionKind::Button,
-        default: DefaultValue::None,
-        doc: "empties the transposition table",
-        change: |_| OptionChange::ClearHash,
-        current: |_| Value::Press,
-    },
-    OptionSpec {
-        name: "UCI_Chess960",
-        key: Some("chess960"),
-        kind: OptionKind::Check,
-        default: DefaultValue::Flag(false),
-        doc: "Chess960: castling written king-takes-rook, X-FEN and Shredder-FEN accepted",
-        change: |v| OptionChange::Chess960(v.flag()),
-        current: |o| Value::Flag(o.chess960),
-    },
-    OptionSpec {
-        name: "UCI_ShowWDL",
-        key: Some("show_wdl"),
-        kind: OptionKind::Check,
-        default: DefaultValue::Flag(false),
-        doc: "adds `wdl W D L` (per mille) after the score",
-        change: |v| OptionChange::ShowWdl(v.flag()),
-        current: |o| Value::Flag(o.show_wdl),
-    },
-    OptionSpec {
-        name: "UCI_LimitStrength",
-        key: Some("limit_strength"),
-        kind: OptionKind::Check,
-        default: DefaultValue::Flag(false),
-        doc: "play at UCI_Elo instead of full strength",
-        change: |v| OptionChange::LimitStrength(v.flag()),
-        current: |o| Value::Flag(o.limit_strength),
-    },
-    OptionSpec {
-        name: "UCI_Elo",
-        key: Some("elo"),
-        kind: OptionKind::Spin { min: strength::MIN_ELO, max: strength::MAX_ELO },
-        default: DefaultValue::Number(strength::DEFAULT_ELO),
-        doc: "the strength UCI_LimitStrength plays at",
-        change: |v| OptionChange::Elo(v.number()),
-        current: |o| Value::Number(o.elo),
-    },
-    OptionSpec {
-        name: "Debug Log File",
-        key: Some("debug_log_file"),
-        kind: OptionKind::Text,
-        default: DefaultValue::Text(""),
-        doc: "a file that records every line in and out; empty is off",
-        change: |v| OptionChange::DebugLogFile(v.text()),
-        current: |o| Value::Text(o.debug_log_file.clone()),
-    },
-    OptionSpec {
-        name: "SyzygyPath",
-        key: Some("syzygy_path"),
-        kind: OptionKind::Text,
-        default: DefaultValue::Text(""),
-        doc: "folders of Syzygy tables; empty uses none",
-        change: |v| OptionChange::SyzygyPath(v.text()),
-        current: |o| Value::Text(o.syzygy_path.clone()),
-    },
-    OptionSpec {
-        name: "SyzygyProbeDepth",
-        key: Some("syzygy_probe_depth"),
-        kind: OptionKind::Spin { min: 1, max: 100 },
-        default: DefaultValue::Number(1),
-        doc: "probe inside the search only with at least this much depth left",
-        change: |v| OptionChange::SyzygyProbeDepth(v.number() as i32),
-        current: |o| Value::Number(i64::from(o.syzygy_probe_depth)),
-    },
-    OptionSpec {
-        name: "SyzygyProbeLimit",
-        key: Some("syzygy_probe_limit"),
-        kind: OptionKind::Spin { min: 0, max: 7 },
-        default: DefaultValue::Number(7),
-        doc: "probe only positions with at most this many pieces (0: off)",
-        change: |v| OptionChange::SyzygyProbeLimit(v.number() as usize),
-        current: |o| Value::Number(o.syzygy_probe_limit as i64),
-    },
-    OptionSpec {
-        name: "Syzygy50MoveRule",
-        key: Some("syzygy_50_move_rule"),
-        kind: OptionKind::Check,
-        default: DefaultValue::Flag(true),
-        doc: "count wins and losses spoiled by the fifty-move rule as draws",
-        change: |v| OptionChange::Syzygy50MoveRule(v.flag()),
-        current: |o| Value::Flag(o.syzygy_50_move_rule),
-    },
-    OptionSpec {
-        name: "EvalFile",
-        key: Some("eval_file"),
-        kind: OptionKind::Text,
-        default: DefaultValue::Text(""),
-        doc: "a net file to evaluate with; empty is the build's default",
-        change: |v| OptionChange::EvalFile(v.text()),
-        current: |o| Value::Text(o.eval_file.clone()),
-    },
-];
 
 /// How GUIs write an empty string option's value.
 const EMPTY_TEXT: &str = "<empty>";
@@ -555,147 +410,4 @@ fn parse_value(spec: &OptionSpec, value: Option<&str>) -> Result<Value, OptionEr
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn shipped_engine_toml_matches_fallback_defaults() {
-        assert_eq!(EngineOptions::from_toml(BUILTIN_CONFIG).unwrap(), EngineOptions::default());
-    }
-
-    #[test]
-    fn parses_and_validates_values() {
-        assert_eq!(parse_change("hash", Some("64")), Ok(OptionChange::Hash(64)));
-        assert_eq!(parse_change("Move Overhead", Some("30")), Ok(OptionChange::MoveOverhead(30)));
-        assert_eq!(parse_change("UCI_Chess960", Some("TRUE")), Ok(OptionChange::Chess960(true)));
-        assert_eq!(parse_change("uci_showwdl", Some("true")), Ok(OptionChange::ShowWdl(true)));
-        assert_eq!(parse_change("UCI_LimitStrength", Some("true")), Ok(OptionChange::LimitStrength(true)));
-        assert_eq!(parse_change("uci_elo", Some("1300")), Ok(OptionChange::Elo(1300)));
-        let message = |name, value| parse_change(name, value).unwrap_err().to_string();
-        assert!(message("UCI_Elo", Some("1299")).contains("out of range 1300.."));
-        assert!(message("UCI_Elo", Some("9999")).contains("'UCI_Elo'"));
-        assert_eq!(parse_change("Clear Hash", None), Ok(OptionChange::ClearHash));
-        assert_eq!(
-            parse_change("debug log file", Some("/tmp/my log.txt")),
-            Ok(OptionChange::DebugLogFile("/tmp/my log.txt".into()))
-        );
-        assert_eq!(
-            parse_change("Debug Log File", Some("<empty>")),
-            Ok(OptionChange::DebugLogFile(String::new()))
-        );
-        assert!(message("Hash", Some("0")).contains("out of range"));
-        assert!(message("Threads", Some("many")).contains("'many'"));
-        assert!(parse_change("Ponder", Some("maybe")).is_err());
-        assert!(message("Nonsense", Some("1")).contains("unknown option 'Nonsense'"));
-    }
-
-    #[test]
-    fn errors_name_the_option_the_token_and_what_is_accepted() {
-        assert_eq!(
-            parse_change("threads", Some("many")),
-            Err(OptionError::BadValue {
-                option: "Threads",
-                token: "many".into(),
-                accepted: OptionKind::Spin { min: 1, max: 256 }
-            })
-        );
-        assert_eq!(
-            parse_change("Ponder", Some("maybe")).unwrap_err().to_string(),
-            "option 'Ponder' needs value true or false, got 'maybe'"
-        );
-        assert_eq!(
-            parse_change("Hash", Some("0")),
-            Err(OptionError::OutOfRange { option: "Hash", value: 0, min: 1, max: 262_144 })
-        );
-    }
-
-    #[test]
-    fn every_declared_option_round_trips() {
-        for spec in OPTIONS {
-            let value = match spec.kind {
-                OptionKind::Spin { min, .. } => Some(min.to_string()),
-                OptionKind::Check => Some("true".to_string()),
-                OptionKind::Text => Some("a path".to_string()),
-                OptionKind::Button => None,
-            };
-            let change = parse_change(spec.name, value.as_deref()).unwrap();
-            let mut options = EngineOptions::default();
-            options.apply(&change);
-            if let Some(value) = value {
-                assert_eq!(spec.current(&options).to_uci(), value, "{}", spec.name);
-            }
-        }
-    }
-
-    #[test]
-    fn config_rejects_unknown_keys_wrong_types_and_bad_ranges() {
-        assert!(EngineOptions::from_toml("hash = 3").is_err());
-        assert!(EngineOptions::from_toml("threads = 0").unwrap_err().to_string().contains("out of range"));
-        assert!(EngineOptions::from_toml("threads = \"two\"").is_err());
-        assert!(EngineOptions::from_toml("threads = [").is_err());
-        assert_eq!(EngineOptions::from_toml("threads = 2").unwrap().threads, 2);
-        assert!(EngineOptions::from_toml("elo = 100").is_err());
-        assert_eq!(EngineOptions::from_toml("elo = 1500").unwrap().elo, 1500);
-        assert_eq!(EngineOptions::from_toml("").unwrap(), EngineOptions::default());
-    }
-
-    /// The README's options table: (name, type, default) per row, in order.
-    fn readme_rows() -> Vec<(String, String, String)> {
-        let readme = include_str!("../README.md");
-        let table = readme.split("| option | type | default | meaning |").nth(1).expect("the options table");
-        table
-            .lines()
-            .skip(2)
-            .take_while(|line| line.starts_with('|'))
-            .map(|line| {
-                let cells: Vec<&str> = line.split('|').map(str::trim).collect();
-                (cells[1].trim_matches('`').to_string(), cells[2].to_string(), cells[3].to_string())
-            })
-            .collect()
-    }
-
-    #[test]
-    fn the_readme_table_lists_exactly_these_options_with_these_defaults() {
-        let expected: Vec<(String, String, String)> = OPTIONS
-            .iter()
-            .map(|spec| {
-                let kind = match spec.kind {
-                    OptionKind::Spin { min, max } => format!("spin {min}..{max}"),
-                    OptionKind::Check => "check".into(),
-                    OptionKind::Button => "button".into(),
-                    OptionKind::Text => "string".into(),
-                };
-                let default = match spec.default.value() {
-                    Some(Value::Text(text)) if text.is_empty() => format!("`{EMPTY_TEXT}`"),
-                    Some(value) => value.to_uci(),
-                    None => String::new(),
-                };
-                (spec.name.to_string(), kind, default)
-            })
-            .collect();
-        assert_eq!(readme_rows(), expected);
-    }
-
-    #[test]
-    fn engine_toml_lists_exactly_these_options_in_order() {
-        // Each key follows a comment naming its UCI option in brackets: `# [Hash] ...`.
-        let mut listed = Vec::new();
-        let mut bracketed = None;
-        for line in BUILTIN_CONFIG.lines() {
-            if let Some(name) = line.strip_prefix("# [").and_then(|rest| rest.split(']').next()) {
-                bracketed = Some(name.to_string());
-            } else if let Some((key, _)) = line.split_once(" = ") {
-                listed.push((key.to_string(), bracketed.take().unwrap_or_default()));
-            }
-        }
-        let expected: Vec<(String, String)> =
-            OPTIONS.iter().filter_map(|spec| Some((spec.key?.to_string(), spec.name.to_string()))).collect();
-        assert_eq!(listed, expected);
-        let defaults = EngineOptions::from_toml(BUILTIN_CONFIG).unwrap();
-        for spec in &OPTIONS {
-            if let Some(value) = spec.default.value() {
-                assert_eq!(spec.current(&defaults), value, "{}", spec.name);
-            }
-        }
-    }
-}
+mod tests;
