@@ -2,28 +2,31 @@
 //! table. Nothing here parses or prints text, and nothing blocks except `wait` and `resize_hash`
 //! (which must wait for a running search to let go of the old table).
 //!
-//! A search runs on its own thread and sends `SearchEvent`s over a channel; the caller decides
-//! when to print `bestmove`.
+//! A search runs on its own thread and sends `EngineEvent`s over a channel (`events.rs`: the
+//! lines, the answer, and the engine's decisions about it: no legal move, a limited level's
+//! choice); the caller formats them and decides when to print `bestmove`. `request.rs` turns a
+//! `go` into search limits.
 //!
 //! `search` is the one blocking entry into the search: the engine's thread, `bench`, datagen's
 //! games and openings, and the analyser all call it, and it alone decides what a position with
 //! no legal move gets (no search: `None`). `fixed_nodes` and `fixed_depth` are the limits the
 //! single-threaded callers use.
 
-use crate::options::EngineOptions;
+mod events;
+mod request;
+
+pub use events::{Answer, EngineEvent};
+pub use request::{GoClocks, GoPlan, GoRequest};
+
 use crate::position::Position;
-use crate::search::{
-    self, SearchControl, SearchEvent, SearchLimits, SearchMemory, SearchOutcome, TablebaseUse,
-};
-use crate::strength::{self, Knobs};
+use crate::search::{self, SearchControl, SearchEvent, SearchLimits, SearchMemory, SearchOutcome};
+use crate::strength::{self, MoveRng};
 use crate::tablebase::Tablebases;
-use crate::time::{self, Clock};
 use crate::tt::{AllocationError, TranspositionTable};
 use crossbeam_channel::{unbounded, Receiver, Sender};
-use shakmaty::{Color, Move};
+use events::{LimitedLevel, WdlView};
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use std::time::Duration;
 
 /// Searches `pos` within `limits` on the calling thread (and `limits.threads - 1` helpers),
 /// with `tt`, obeying `control`, passing every event to `report`. `None`, without searching,
@@ -74,110 +77,21 @@ pub fn fixed_depth(depth: i32, threads: usize) -> SearchLimits {
     SearchLimits { depth: Some(depth), multipv: 1, threads, ..SearchLimits::default() }
 }
 
-/// The clocks of a `go`, as sent (milliseconds; any may be missing).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct GoClocks {
-    /// White's time left.
-    pub wtime: Option<i64>,
-    /// Black's time left.
-    pub btime: Option<i64>,
-    /// White's increment per move.
-    pub winc: Option<i64>,
-    /// Black's increment per move.
-    pub binc: Option<i64>,
-    /// Moves until the next time control.
-    pub movestogo: Option<u32>,
-    /// A fixed time for this move.
-    pub movetime: Option<i64>,
-}
-
-/// Everything one `go` asks of the engine, as plain data: the UCI layer parsed it, the engine
-/// turns it into search limits (time allocation, the strength level, tablebase use).
-#[derive(Clone)]
-pub struct GoRequest {
-    /// The position to search; it has a legal move (the caller answers a finished game).
-    pub position: Position,
-    /// The clocks as sent.
-    pub clocks: GoClocks,
-    /// Plies to search at most.
-    pub depth: Option<i32>,
-    /// Nodes to search at most.
-    pub nodes: Option<u64>,
-    /// Stop at a mate in at most this many moves.
-    pub mate: Option<i32>,
-    /// `go infinite`: ignore the clocks, run until `stop`.
-    pub infinite: bool,
-    /// `go ponder`: the clock starts at `ponderhit`.
-    pub ponder: bool,
-    /// Restrict the root to these moves (empty: all).
-    pub search_moves: Vec<Move>,
-    /// The options in force (MultiPV, Threads, Move Overhead, the strength level, Syzygy).
-    pub options: EngineOptions,
-    /// The loaded Syzygy tables, if any.
-    pub tablebases: Option<Arc<Tablebases>>,
-}
-
-/// What the engine decided for a `go`, for the caller's bookkeeping.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct GoPlan {
-    /// The strength level playing, when `UCI_LimitStrength` limits it (`strength::play` picks
-    /// its move from the search's lines).
-    pub knobs: Option<Knobs>,
-    /// A limited level's shortest time over this move, counted from when the clock starts.
-    pub min_think: Option<Duration>,
-}
-
-impl GoRequest {
-    /// The strength level the options ask for; `None` at full strength (the top of the range
-    /// is no limit at all).
-    fn knobs(&self) -> Option<Knobs> {
-        let options = &self.options;
-        options.limit_strength.then(|| strength::knobs(options.elo)).filter(|k| *k != Knobs::FULL)
-    }
-
-    /// The search limits: the time allocated from our clock, the level's restrictions, the
-    /// tablebase settings.
-    fn limits(&self, knobs: Option<&Knobs>) -> SearchLimits {
-        let clocks = &self.clocks;
-        let (own_time, other_time, increment_ms) = match self.position.turn() {
-            Color::White => (clocks.wtime, clocks.btime, clocks.winc),
-            Color::Black => (clocks.btime, clocks.wtime, clocks.binc),
-        };
-        let clock = Clock {
-            // A GUI that sends only the opponent's clock is still playing with clocks: assume
-            // ours is the same rather than think forever.
-            time_ms: own_time.or(other_time),
-            increment_ms: increment_ms.unwrap_or(0),
-            moves_to_go: clocks.movestogo,
-            move_time_ms: clocks.movetime,
-        };
-        let options = &self.options;
-        let mut limits = SearchLimits {
-            depth: self.depth.map(|d| d.max(1)),
-            nodes: self.nodes,
-            mate_in_moves: self.mate,
-            // `go infinite` ignores clocks: it runs until `stop`.
-            time: if self.infinite { None } else { time::allocate(&clock, options.move_overhead_ms) },
-            search_moves: self.search_moves.clone(),
-            multipv: options.multipv,
-            threads: options.threads,
-            tablebases: self.tablebases.as_ref().map(|tables| TablebaseUse {
-                tables: Arc::clone(tables),
-                probe_depth: options.syzygy_probe_depth,
-                probe_limit: options.syzygy_probe_limit.min(tables.max_pieces()),
-                rule50: options.syzygy_50_move_rule,
-            }),
-        };
-        if let Some(knobs) = knobs {
-            knobs.restrict(&mut limits);
-        }
-        limits
-    }
-}
-
 struct RunningSearch {
     control: Arc<SearchControl>,
     thread: JoinHandle<()>,
+}
+
+/// How a running search's events are reported: which lines, with what, and the move choice
+/// made on its outcome.
+struct Reporting {
+    view: WdlView,
+    /// Lines with a higher `multipv` are not reported (a limited level searches more lines
+    /// than `MultiPV` asks for).
+    shown_lines: usize,
+    limited: Option<LimitedLevel>,
+    /// The tables the search probes, whose failure is reported once it ends.
+    tablebases: Option<Arc<Tablebases>>,
 }
 
 /// Owns the transposition table and at most one running search.
@@ -185,34 +99,69 @@ pub struct Engine {
     tt: Arc<TranspositionTable>,
     /// The search threads' histories, kept from one `go` to the next, cleared with the table.
     memory: Arc<SearchMemory>,
-    events: Sender<SearchEvent>,
+    events: Sender<EngineEvent>,
     running: Option<RunningSearch>,
+    /// Where a strength-limited level's move choices come from (seeded from the clock).
+    move_rng: MoveRng,
+    /// `new_game`s so far: the same position in another game may get another limited move.
+    games: u64,
 }
 
 impl Engine {
-    /// An idle engine with a `hash_mib` table, and the receiving end of its search events.
-    pub fn new(hash_mib: usize) -> Result<(Engine, Receiver<SearchEvent>), AllocationError> {
+    /// An idle engine with a `hash_mib` table, and the receiving end of its events.
+    pub fn new(hash_mib: usize) -> Result<(Engine, Receiver<EngineEvent>), AllocationError> {
         let tt = Arc::new(TranspositionTable::new(hash_mib)?);
         let (events, receiver) = unbounded();
-        Ok((Engine { tt, memory: Arc::default(), events, running: None }, receiver))
+        let engine = Engine {
+            tt,
+            memory: Arc::default(),
+            events,
+            running: None,
+            move_rng: MoveRng::from_clock(),
+            games: 0,
+        };
+        Ok((engine, receiver))
     }
 
-    /// Starts the search a `go` asks for (its position must have a legal move): allocates the
-    /// time, applies the strength level and the tablebase settings, and says what it decided.
-    /// A search already running is stopped and joined first; its `Finished` event is still
-    /// delivered.
+    /// Makes a strength-limited level's move choices reproducible: the same seed, game and
+    /// position always give the same move.
+    pub fn set_move_seed(&mut self, seed: u64) {
+        self.move_rng = MoveRng::new(seed);
+    }
+
+    /// Answers a `go`. A search already running is stopped and joined first (its `Finished`
+    /// event is still delivered). A position whose side to move has no legal move is answered
+    /// at once, in the returned plan's events; otherwise the search starts with the time
+    /// allocated, the strength level and the tablebase settings applied, and reports through
+    /// the event channel, ending with `Finished`.
     pub fn go(&mut self, request: GoRequest) -> GoPlan {
+        self.stop();
+        self.wait();
+        let view = WdlView::new(&request.position, request.options.show_wdl);
+        let events = events::answer_without_search(&request.position, &view);
+        if matches!(events.last(), Some(EngineEvent::Finished(_))) {
+            return GoPlan { min_think: None, events };
+        }
         let knobs = request.knobs();
         let limits = request.limits(knobs.as_ref());
         let min_think = knobs.and(limits.time).map(|time| strength::min_think(time.soft));
-        self.search(request.position, limits, request.ponder);
-        GoPlan { knobs, min_think }
+        let limited = knobs.map(|knobs| LimitedLevel {
+            elo: request.options.elo,
+            knobs,
+            rng: self.move_rng.for_move(self.games, request.position.key()),
+        });
+        let reporting = Reporting {
+            view,
+            shown_lines: request.options.multipv,
+            limited,
+            tablebases: request.tablebases.clone(),
+        };
+        self.search(request.position, limits, request.ponder, reporting);
+        GoPlan { min_think, events }
     }
 
-    /// Starts searching `pos` within `limits` on the engine's thread.
-    fn search(&mut self, pos: Position, limits: SearchLimits, pondering: bool) {
-        self.stop();
-        self.wait();
+    /// Starts searching `pos` (which has a legal move) within `limits` on the engine's thread.
+    fn search(&mut self, pos: Position, limits: SearchLimits, pondering: bool, reporting: Reporting) {
         let control = Arc::new(SearchControl::new(pondering));
         let tt = Arc::clone(&self.tt);
         let memory = Arc::clone(&self.memory);
@@ -220,14 +169,28 @@ impl Engine {
         let thread_control = Arc::clone(&control);
         let spawned = std::thread::Builder::new().name("patina-search-0".into()).stack_size(16 << 20).spawn(
             move || {
-                let report = |event: SearchEvent| {
+                let send = |event: EngineEvent| {
                     let _ = events.send(event);
                 };
-                // `go`'s contract: the position has a legal move, so an outcome always comes.
+                let report = |event: SearchEvent| {
+                    if let SearchEvent::Iteration(report) = event {
+                        if report.multipv <= reporting.shown_lines {
+                            send(EngineEvent::Iteration { wdl: reporting.view.of(report.score), report });
+                        }
+                    }
+                };
                 let searched = search_with_memory(&pos, &limits, &tt, &memory, &thread_control, &report);
-                if let Some(outcome) = searched {
-                    let _ = events.send(SearchEvent::Finished(outcome));
+                let Some(outcome) = searched else { return };
+                if let Some(failure) = reporting.tablebases.as_ref().and_then(|tables| tables.take_failure())
+                {
+                    send(EngineEvent::TablebaseFailure(failure));
                 }
+                let outcome = match reporting.limited {
+                    Some(level) => level.play(outcome, &send),
+                    None => outcome,
+                };
+                let wdl = reporting.view.of(outcome.played.score);
+                send(EngineEvent::Finished(Answer::Move { outcome, wdl }));
             },
         );
         // If the OS refuses a thread there is nothing to wait for; the caller sees no event.
@@ -277,10 +240,17 @@ impl Engine {
         Ok(())
     }
 
-    /// Empties the table and forgets the histories (a new game, or the `Clear Hash` button).
+    /// Empties the table and forgets the histories (the `Clear Hash` button).
     pub fn clear_hash(&self) {
         self.tt.clear();
         self.memory.clear();
+    }
+
+    /// A new game (`ucinewgame`): the table and histories emptied, and a limited level's move
+    /// choices drawn afresh for positions seen in earlier games.
+    pub fn new_game(&mut self) {
+        self.clear_hash();
+        self.games += 1;
     }
 
     /// The transposition table (for `hashfull` in progress lines).

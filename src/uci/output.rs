@@ -103,6 +103,12 @@ pub fn strength_choice(elo: i64, played: (Move, Score), best: (Move, Score), mod
     )
 }
 
+/// The certain result of a position whose side to move has no legal move (`score mate 0` or
+/// `score cp 0` at depth 0), before its `bestmove (none)`.
+pub fn no_move(result: Score, wdl: Option<Wdl>) -> String {
+    format!("info depth 0 {}{}", score(result), wdl.map(self::wdl).unwrap_or_default())
+}
+
 /// The `d` command: board diagram, FEN, key and checkers.
 pub fn board(pos: &Position) -> String {
     let chess = pos.chess();

@@ -1,28 +1,16 @@
-//! The session's searches: a `go` becomes search limits and an engine search, its events
-//! become `info` lines, and the one `bestmove` it is owed goes out once nothing holds it back
+//! The session's searches: a `go` becomes a `GoRequest` for the engine, the engine's events
+//! become `info` lines (the engine decides; this file only formats and holds), and the one `bestmove` it is owed goes out once nothing holds it back
 //! (`go infinite` and `go ponder` until `stop` or `ponderhit`, a limited level until its
 //! shortest think time has passed).
 
 use super::{output, Flow, Session, PROGRESS_INTERVAL};
-use crate::engine::{GoClocks, GoRequest};
+use crate::engine::{Answer, EngineEvent, GoClocks, GoRequest};
 use crate::jobs::Job;
 use crate::position::Position;
-use crate::rng::Rng;
-use crate::rules::{self, Reason};
-use crate::search::{SearchEvent, SearchOutcome};
-use crate::strength::{self, Knobs};
 use crate::uci::command::GoParams;
-use crate::wdl::{self, Wdl};
 use shakmaty::{CastlingMode, Move};
 use std::io::Write;
 use std::time::{Duration, Instant};
-
-/// What a `go` will answer once it may.
-pub(super) enum Answer {
-    Move(SearchOutcome),
-    /// Checkmate or stalemate on the board: `bestmove (none)`.
-    NoMove,
-}
 
 /// What the owed `bestmove` waits for besides the answer itself: one state where there were
 /// three flags and a deadline.
@@ -42,16 +30,9 @@ pub(super) enum Release {
 pub(super) struct PendingGo {
     /// What holds the `bestmove` back.
     pub(super) release: Release,
-    /// The search's answer once its `Finished` event has arrived (`None`: still searching).
+    /// The engine's answer once its `Finished` event has arrived (`None`: still searching).
     pub(super) answer: Option<Answer>,
     pub(super) mode: CastlingMode,
-    /// The root's material when `UCI_ShowWDL` was on at `go`: info lines carry `wdl` from it.
-    pub(super) wdl_material: Option<i32>,
-    /// Info lines with a higher `multipv` are not printed (a limited level searches more lines
-    /// than `MultiPV` asks for).
-    pub(super) shown_lines: usize,
-    /// A strength-limited `go`: the level, and the random stream its move choice draws from.
-    pub(super) strength: Option<(Knobs, Rng)>,
     /// A limited level's shortest time over this move, counted from when the clock starts.
     pub(super) min_think: Option<Duration>,
     /// The first two moves of the last `multipv 1` line printed for this `go` (the plan the
@@ -87,53 +68,39 @@ impl<W: Write> Session<W> {
             },
             answer: None,
             mode: pos.castling_mode(),
-            wdl_material: self.options.show_wdl.then(|| wdl::material(pos.chess())),
-            shown_lines: self.options.multipv,
-            strength: None,
             min_think: None,
             last_shown: None,
         };
-        let verdict = rules::judge(&pos);
-        if verdict.is_over() {
-            let line = format!("info string result {verdict}");
-            self.say(&line);
-            // The game is over: the result is certain, whatever the model would say of the score.
-            let shown = match verdict.reason {
-                Reason::Checkmate => Some(("score mate 0", Wdl::LOST)),
-                Reason::Stalemate => Some(("score cp 0", Wdl::DRAWN)),
-                _ => None,
-            };
-            if let Some((score, expected)) = shown {
-                let wdl = pending.wdl_material.map(|_| output::wdl(expected)).unwrap_or_default();
-                self.say(&format!("info depth 0 {score}{wdl}"));
-                pending.answer = Some(Answer::NoMove);
-                self.pending = Some(pending);
-                self.deliver_if_ready();
-                return;
-            }
-        }
-        let request = self.request(pos, &params);
-        let key = request.position.key();
+        let (request, rejected) = self.request(pos, &params);
         let plan = self.engine.go(request);
-        pending.strength = plan.knobs.map(|knobs| (knobs, self.move_rng.for_move(self.games, key)));
         pending.min_think = plan.min_think;
         if let Release::Due { not_before, .. } = &mut pending.release {
             *not_before = plan.min_think.map(|think| Instant::now() + think);
         }
         self.pending = Some(pending);
+        for event in plan.events {
+            self.handle_event(event);
+        }
+        // A `go` answered without a search (no legal move) has no use for its `searchmoves`.
+        if self.pending.as_ref().is_some_and(|p| p.answer.is_none()) {
+            for error in rejected {
+                self.error(&error);
+            }
+        }
     }
 
-    /// The engine's view of a `go`: the parsed parameters, the moves of `searchmoves` (an
-    /// illegal one is reported and left out), the options and tables in force.
-    fn request(&mut self, position: Position, params: &GoParams) -> GoRequest {
+    /// The engine's view of a `go`: the parsed parameters, the moves of `searchmoves`, the
+    /// options and tables in force; and an error for each `searchmoves` move left out.
+    fn request(&self, position: Position, params: &GoParams) -> (GoRequest, Vec<String>) {
         let mut search_moves = Vec::new();
+        let mut rejected = Vec::new();
         for token in &params.searchmoves {
             match position.parse_uci_move(token) {
                 Ok(m) => search_moves.push(m),
-                Err(reason) => self.error(&format!("searchmoves: {reason} move '{token}' ignored")),
+                Err(reason) => rejected.push(format!("searchmoves: {reason} move '{token}' ignored")),
             }
         }
-        GoRequest {
+        let request = GoRequest {
             position,
             clocks: GoClocks {
                 wtime: params.wtime,
@@ -151,7 +118,8 @@ impl<W: Write> Session<W> {
             search_moves,
             options: self.options.clone(),
             tablebases: self.tablebases.clone(),
-        }
+        };
+        (request, rejected)
     }
 
     pub(super) fn stop(&mut self) {
@@ -180,63 +148,38 @@ impl<W: Write> Session<W> {
         self.deliver_if_ready();
     }
 
-    /// A search event arrived from the engine.
-    pub fn handle_event(&mut self, event: SearchEvent) -> Flow {
+    /// An event arrived from the engine: print it, and keep its answer for the `bestmove`.
+    pub fn handle_event(&mut self, event: EngineEvent) -> Flow {
+        let mode = self.pending.as_ref().map_or(CastlingMode::Standard, |p| p.mode);
         match event {
-            SearchEvent::Iteration(report) => {
-                let (mode, wdl_material, shown_lines) =
-                    self.pending.as_ref().map_or((CastlingMode::Standard, None, usize::MAX), |p| {
-                        (p.mode, p.wdl_material, p.shown_lines)
-                    });
-                if report.multipv > shown_lines {
-                    return self.flow();
-                }
+            EngineEvent::GameOver(verdict) => self.say(&format!("info string result {verdict}")),
+            EngineEvent::Iteration { report, wdl } => {
                 if let (1, Some(pending)) = (report.multipv, &mut self.pending) {
                     pending.last_shown = Some(report.pv.iter().take(2).copied().collect());
                 }
-                let expected = wdl_material.map(|material| wdl::MODEL.expected_for(report.score, material));
-                let line = output::iteration(&report, mode, expected);
+                let line = output::iteration(&report, mode, wdl);
                 self.say(&line);
             }
-            SearchEvent::Finished(outcome) => {
-                self.engine.wait();
-                if let Some(failure) = self.tablebases.as_ref().and_then(|tables| tables.take_failure()) {
-                    self.error(&format!("Syzygy: {failure}"));
+            EngineEvent::TablebaseFailure(failure) => self.error(&format!("Syzygy: {failure}")),
+            EngineEvent::LimitedChoice { elo, played, best } => {
+                if self.debug {
+                    let line = output::strength_choice(elo, played, best, mode);
+                    self.say(&line);
                 }
-                let outcome = match self.pending.as_mut().and_then(|p| p.strength.take()) {
-                    Some((knobs, mut rng)) => self.play_limited(outcome, &knobs, &mut rng),
-                    None => outcome,
-                };
+            }
+            EngineEvent::Finished(answer) => {
+                self.engine.wait();
+                if let Answer::NoMove { score, wdl } = answer {
+                    let line = output::no_move(score, wdl);
+                    self.say(&line);
+                }
                 if let Some(pending) = &mut self.pending {
-                    pending.answer = Some(Answer::Move(outcome));
+                    pending.answer = Some(answer);
                 }
                 self.deliver_if_ready();
             }
         }
         self.flow()
-    }
-
-    /// A limited level's move: one of the search's lines, maybe not the best (`strength::play`).
-    pub(super) fn play_limited(
-        &mut self,
-        outcome: SearchOutcome,
-        knobs: &Knobs,
-        rng: &mut Rng,
-    ) -> SearchOutcome {
-        let best = outcome.lines.first().map(|line| (line.pv[0], line.score));
-        let played = strength::play(outcome, knobs, rng);
-        if let (true, Some(best), Some(pending)) = (self.debug, best, &self.pending) {
-            if best.0 != played.best {
-                let line = output::strength_choice(
-                    self.options.elo,
-                    (played.best, played.score),
-                    best,
-                    pending.mode,
-                );
-                self.say(&line);
-            }
-        }
-        played
     }
 
     /// When the loop must call `wake`: the moment a held limited-level `bestmove` is due.
@@ -274,27 +217,22 @@ impl<W: Write> Session<W> {
         if !ready {
             return;
         }
-        let Some(PendingGo { answer: Some(answer), mode, last_shown, wdl_material, .. }) =
-            self.pending.take()
-        else {
+        let Some(PendingGo { answer: Some(answer), mode, last_shown, .. }) = self.pending.take() else {
             return;
         };
         let line = match answer {
-            Answer::Move(outcome) => {
+            Answer::Move { outcome, wdl } => {
                 // The GUI takes the last line shown for the engine's plan: when that line began
                 // with other moves (an iteration cut short, another thread's vote, a limited
                 // level's choice), the line of the move played goes out first.
                 let answered: Vec<Move> = std::iter::once(outcome.best).chain(outcome.ponder).collect();
                 if last_shown != Some(answered) {
-                    let played = &outcome.played;
-                    let expected =
-                        wdl_material.map(|material| wdl::MODEL.expected_for(played.score, material));
-                    let line = output::iteration(played, mode, expected);
+                    let line = output::iteration(&outcome.played, mode, wdl);
                     self.say(&line);
                 }
                 output::bestmove(outcome.best, outcome.ponder, mode)
             }
-            Answer::NoMove => "bestmove (none)".to_string(),
+            Answer::NoMove { .. } => "bestmove (none)".to_string(),
         };
         self.say(&line);
     }
@@ -390,7 +328,9 @@ mod tests {
             let infos: Vec<&str> = first.lines().filter(|l| l.starts_with("info depth")).collect();
             assert!(!infos.is_empty() && infos.iter().all(|l| l.contains(" multipv 1 ")), "{infos:?}");
             let nodes = |l: &str| l.split(" nodes ").nth(1)?.split(' ').next()?.parse::<u64>().ok();
-            assert!(infos.iter().all(|l| nodes(l).unwrap() <= 2 * strength::knobs(1300).nodes.unwrap()));
+            assert!(infos
+                .iter()
+                .all(|l| nodes(l).unwrap() <= 2 * crate::strength::knobs(1300).nodes.unwrap()));
         }
         assert!(moves.len() > 1, "1300 varies its first move: {moves:?}");
     }

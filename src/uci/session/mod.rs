@@ -7,10 +7,10 @@
 //! rejected `position` leaves no position (so `go` answers `bestmove 0000` rather than search a
 //! game the GUI never sent); a rejected `setoption` changes nothing.
 //!
-//! With `UCI_LimitStrength` on, a `go` searches under the level's node budget with a few lines
-//! (only the first `MultiPV` of them are printed), the move comes from `strength::play`, and the
-//! `bestmove` waits until `strength::min_think` has passed on the clock (`wake_at` tells the loop
-//! when), unless `stop` comes first.
+//! With `UCI_LimitStrength` on, the engine searches under the level's node budget with a few
+//! lines (reporting only the first `MultiPV` of them) and picks the move; the session holds the
+//! `bestmove` until the level's shortest think time (`GoPlan::min_think`) has passed on the
+//! clock (`wake_at` tells the loop when), unless `stop` comes first.
 
 mod go;
 mod jobs;
@@ -19,13 +19,12 @@ use super::command::{self, Command, PositionStart};
 use super::log::{DebugLog, Direction};
 use super::output;
 use crate::engine::Engine;
+use crate::engine::EngineEvent;
 use crate::eval;
 use crate::jobs::{Job, JobEvent, Jobs};
 use crate::options::{self, EngineOptions, OptionChange};
 use crate::position::Position;
 use crate::rules;
-use crate::search::SearchEvent;
-use crate::strength::MoveRng;
 use crate::tablebase::Tablebases;
 use crossbeam_channel::Receiver;
 use go::PendingGo;
@@ -47,7 +46,7 @@ pub enum Flow {
 pub struct Session<W: Write> {
     out: W,
     engine: Engine,
-    events: Receiver<SearchEvent>,
+    events: Receiver<EngineEvent>,
     options: EngineOptions,
     /// `None` after a rejected `position` command.
     position: Option<Position>,
@@ -66,10 +65,6 @@ pub struct Session<W: Write> {
     job_events: Receiver<JobEvent>,
     /// How the running `go perft` writes its moves.
     job_mode: CastlingMode,
-    /// Where a strength-limited level's move choices come from (seeded from the clock).
-    move_rng: MoveRng,
-    /// `ucinewgame`s so far: the same position in another game may get another move.
-    games: u64,
 }
 
 impl<W: Write> Session<W> {
@@ -78,7 +73,7 @@ impl<W: Write> Session<W> {
     pub fn new(
         options: EngineOptions,
         out: W,
-    ) -> Result<(Session<W>, Receiver<SearchEvent>, Receiver<JobEvent>), String> {
+    ) -> Result<(Session<W>, Receiver<EngineEvent>, Receiver<JobEvent>), String> {
         let (engine, events) = Engine::new(options.hash_mib).map_err(|e| e.to_string())?;
         if !options.eval_file.is_empty() {
             crate::nnue::load_active(std::path::Path::new(&options.eval_file))
@@ -101,8 +96,6 @@ impl<W: Write> Session<W> {
             jobs,
             job_events: job_events.clone(),
             job_mode: mode,
-            move_rng: MoveRng::from_clock(),
-            games: 0,
         };
         Ok((session, events, job_events))
     }
@@ -110,7 +103,7 @@ impl<W: Write> Session<W> {
     /// Makes a strength-limited level's move choices reproducible (tests).
     #[cfg(test)]
     fn set_move_seed(&mut self, seed: u64) {
-        self.move_rng = MoveRng::new(seed);
+        self.engine.set_move_seed(seed);
     }
 
     fn say(&mut self, text: &str) {
@@ -189,8 +182,7 @@ impl<W: Write> Session<W> {
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::UciNewGame => {
                 self.settle_search();
-                self.engine.clear_hash();
-                self.games += 1;
+                self.engine.new_game();
             }
             Command::Position { start, moves } => self.set_position(start, &moves),
             Command::Go(params) => self.go(params),

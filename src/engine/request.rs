@@ -1,0 +1,117 @@
+//! A `go` as the engine receives it (`GoRequest`: the position, the clocks as sent, the limits,
+//! the options in force) and what the engine makes of it: the search limits (time allocated
+//! from our clock, the strength level's restrictions, the tablebase settings) and the level
+//! itself. The UCI layer fills the request; nothing here parses text.
+
+use super::EngineEvent;
+use crate::options::EngineOptions;
+use crate::position::Position;
+use crate::search::{SearchLimits, TablebaseUse};
+use crate::strength::{self, Knobs};
+use crate::tablebase::Tablebases;
+use crate::time::{self, Clock};
+use shakmaty::{Color, Move};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The clocks of a `go`, as sent (milliseconds; any may be missing).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GoClocks {
+    /// White's time left.
+    pub wtime: Option<i64>,
+    /// Black's time left.
+    pub btime: Option<i64>,
+    /// White's increment per move.
+    pub winc: Option<i64>,
+    /// Black's increment per move.
+    pub binc: Option<i64>,
+    /// Moves until the next time control.
+    pub movestogo: Option<u32>,
+    /// A fixed time for this move.
+    pub movetime: Option<i64>,
+}
+
+/// Everything one `go` asks of the engine, as plain data: the UCI layer parsed it, the engine
+/// turns it into search limits (time allocation, the strength level, tablebase use).
+#[derive(Clone)]
+pub struct GoRequest {
+    /// The position to search (with no legal move, the engine answers without a search).
+    pub position: Position,
+    /// The clocks as sent.
+    pub clocks: GoClocks,
+    /// Plies to search at most.
+    pub depth: Option<i32>,
+    /// Nodes to search at most.
+    pub nodes: Option<u64>,
+    /// Stop at a mate in at most this many moves.
+    pub mate: Option<i32>,
+    /// `go infinite`: ignore the clocks, run until `stop`.
+    pub infinite: bool,
+    /// `go ponder`: the clock starts at `ponderhit`.
+    pub ponder: bool,
+    /// Restrict the root to these moves (empty: all).
+    pub search_moves: Vec<Move>,
+    /// The options in force (MultiPV, Threads, Move Overhead, the strength level, Syzygy).
+    pub options: EngineOptions,
+    /// The loaded Syzygy tables, if any.
+    pub tablebases: Option<Arc<Tablebases>>,
+}
+
+/// What the engine decided for a `go`, for the caller's bookkeeping.
+#[derive(Debug, Clone)]
+pub struct GoPlan {
+    /// A limited level's shortest time over this move, counted from when the clock starts:
+    /// its `bestmove` waits that long unless `stop` comes first.
+    pub min_think: Option<Duration>,
+    /// What the engine says at once, before any search event: the result of a finished game,
+    /// and for a side to move with no legal move the whole answer (no search runs then).
+    pub events: Vec<EngineEvent>,
+}
+
+impl GoRequest {
+    /// The strength level the options ask for; `None` at full strength (the top of the range
+    /// is no limit at all).
+    pub(super) fn knobs(&self) -> Option<Knobs> {
+        let options = &self.options;
+        options.limit_strength.then(|| strength::knobs(options.elo)).filter(|k| *k != Knobs::FULL)
+    }
+
+    /// The search limits: the time allocated from our clock, the level's restrictions, the
+    /// tablebase settings.
+    pub(super) fn limits(&self, knobs: Option<&Knobs>) -> SearchLimits {
+        let clocks = &self.clocks;
+        let (own_time, other_time, increment_ms) = match self.position.turn() {
+            Color::White => (clocks.wtime, clocks.btime, clocks.winc),
+            Color::Black => (clocks.btime, clocks.wtime, clocks.binc),
+        };
+        let clock = Clock {
+            // A GUI that sends only the opponent's clock is still playing with clocks: assume
+            // ours is the same rather than think forever.
+            time_ms: own_time.or(other_time),
+            increment_ms: increment_ms.unwrap_or(0),
+            moves_to_go: clocks.movestogo,
+            move_time_ms: clocks.movetime,
+        };
+        let options = &self.options;
+        let mut limits = SearchLimits {
+            depth: self.depth.map(|d| d.max(1)),
+            nodes: self.nodes,
+            mate_in_moves: self.mate,
+            // `go infinite` ignores clocks: it runs until `stop`.
+            time: if self.infinite { None } else { time::allocate(&clock, options.move_overhead_ms) },
+            search_moves: self.search_moves.clone(),
+            multipv: options.multipv,
+            threads: options.threads,
+            tablebases: self.tablebases.as_ref().map(|tables| TablebaseUse {
+                tables: Arc::clone(tables),
+                probe_depth: options.syzygy_probe_depth,
+                probe_limit: options.syzygy_probe_limit.min(tables.max_pieces()),
+                rule50: options.syzygy_50_move_rule,
+            }),
+        };
+        if let Some(knobs) = knobs {
+            knobs.restrict(&mut limits);
+        }
+        limits
+    }
+}
