@@ -13,15 +13,27 @@
 //! single-threaded callers use.
 
 mod events;
+mod inspect;
 mod request;
 
 pub use events::{Answer, EngineEvent};
+pub use inspect::{evaluate, game_result, set_eval_file, Evaluation};
 pub use request::{GoClocks, GoPlan, GoRequest};
 
-use crate::position::Position;
+// The engine side's data types and services the UCI layer names, so that it depends on the
+// engine alone: positions, what searches report, the evaluation's terms, game results, the
+// long jobs run off the UCI thread and the tablebases they load.
+pub use crate::bench::DEFAULT_DEPTH as BENCH_DEPTH;
+pub use crate::eval::Breakdown;
+pub use crate::jobs::{Job, JobEvent, Jobs};
+pub use crate::rules::Verdict;
+pub use crate::search::{IterationReport, Score, ScoreBound};
+pub use crate::tablebase::Tablebases;
+pub use crate::wdl::Wdl;
+
+pub use crate::position::Position;
 use crate::search::{self, SearchControl, SearchEvent, SearchLimits, SearchMemory, SearchOutcome};
 use crate::strength::{self, MoveRng};
-use crate::tablebase::Tablebases;
 use crate::tt::{AllocationError, TranspositionTable};
 use crossbeam_channel::{unbounded, Receiver, Sender};
 use events::{LimitedLevel, WdlView};

@@ -6,6 +6,10 @@
 //! at once while a search or a long command (`bench`, `go perft`, `genfens`, a table load) runs.
 //! `log` writes the `Debug Log File`. Only this thread prints, so `bestmove` can be held back
 //! while pondering or in `go infinite` without any busy-waiting.
+//!
+//! The layer depends on `engine` (which re-exports the data types it names: positions, search
+//! reports, verdicts, jobs), `options` and `utc` for the log's dates, nothing else: it decides
+//! nothing about chess, it parses, formats and holds the `bestmove` until it is due.
 
 pub mod command;
 pub(crate) mod log;

@@ -1,10 +1,7 @@
 //! Formatting engine data as UCI text. Pure functions from plain structs to strings.
 
-use crate::eval::Breakdown;
+use crate::engine::{Breakdown, IterationReport, Position, Score, ScoreBound, Wdl};
 use crate::options::{EngineOptions, OptionKind, OPTIONS};
-use crate::position::Position;
-use crate::search::{IterationReport, Score, ScoreBound};
-use crate::wdl::Wdl;
 use shakmaty::{CastlingMode, Move, Position as _};
 use std::fmt::Write as _;
 

@@ -4,9 +4,7 @@
 //! shortest think time has passed).
 
 use super::{output, Flow, Session, PROGRESS_INTERVAL};
-use crate::engine::{Answer, EngineEvent, GoClocks, GoRequest};
-use crate::jobs::Job;
-use crate::position::Position;
+use crate::engine::{Answer, EngineEvent, GoClocks, GoRequest, Job, Position};
 use crate::uci::command::GoParams;
 use shakmaty::{CastlingMode, Move};
 use std::io::Write;

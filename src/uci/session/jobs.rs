@@ -2,9 +2,8 @@
 //! off the UCI thread through `Jobs`, one at a time, their events printed as they come.
 
 use super::{Flow, Session};
-use crate::jobs::{Job, JobEvent};
+use crate::engine::{Job, JobEvent, Tablebases};
 use crate::options::OptionChange;
-use crate::tablebase::Tablebases;
 use crate::uci::command::GenfensParams;
 use std::io::Write;
 use std::sync::Arc;

@@ -18,14 +18,8 @@ mod jobs;
 use super::command::{self, Command, PositionStart};
 use super::log::{DebugLog, Direction};
 use super::output;
-use crate::engine::Engine;
-use crate::engine::EngineEvent;
-use crate::eval;
-use crate::jobs::{Job, JobEvent, Jobs};
+use crate::engine::{self, Engine, EngineEvent, Job, JobEvent, Jobs, Position, Tablebases};
 use crate::options::{self, EngineOptions, OptionChange};
-use crate::position::Position;
-use crate::rules;
-use crate::tablebase::Tablebases;
 use crossbeam_channel::Receiver;
 use go::PendingGo;
 use shakmaty::CastlingMode;
@@ -76,7 +70,7 @@ impl<W: Write> Session<W> {
     ) -> Result<(Session<W>, Receiver<EngineEvent>, Receiver<JobEvent>), String> {
         let (engine, events) = Engine::new(options.hash_mib).map_err(|e| e.to_string())?;
         if !options.eval_file.is_empty() {
-            crate::nnue::load_active(std::path::Path::new(&options.eval_file))
+            engine::set_eval_file(&options.eval_file)
                 .map_err(|e| format!("eval_file '{}': {e}", options.eval_file))?;
         }
         let (jobs, job_events) = Jobs::new();
@@ -198,27 +192,26 @@ impl<W: Write> Session<W> {
             },
             Command::Eval => match &self.position {
                 Some(pos) => {
-                    let mut text = output::eval_table(&eval::breakdown(pos.chess()));
-                    let (net, plays) = match crate::nnue::active() {
-                        Some(net) => (net, true),
-                        None => (crate::nnue::default_network(), false),
-                    };
-                    let own = pos.clone().evaluate_network(&net);
-                    let white = if pos.turn() == shakmaty::Color::White { own } else { -own };
-                    text.push_str(&output::network_eval_line(white, net.hash(), plays));
+                    let evaluation = engine::evaluate(pos);
+                    let mut text = output::eval_table(&evaluation.breakdown);
+                    text.push_str(&output::network_eval_line(
+                        evaluation.network_white_cp,
+                        evaluation.net_hash,
+                        evaluation.net_plays,
+                    ));
                     self.say(&text);
                 }
                 None => self.error("no valid position"),
             },
             Command::Result => match &self.position {
                 Some(pos) => {
-                    let line = format!("info string result {}", rules::judge(pos));
+                    let line = format!("info string result {}", engine::game_result(pos));
                     self.say(&line);
                 }
                 None => self.error("no valid position"),
             },
             Command::Bench(depth) => {
-                let depth = depth.unwrap_or(crate::bench::DEFAULT_DEPTH);
+                let depth = depth.unwrap_or(engine::BENCH_DEPTH);
                 self.start_job(Job::Bench { depth });
             }
             Command::Genfens(params) => self.genfens(params),
@@ -250,20 +243,11 @@ impl<W: Write> Session<W> {
                     return;
                 }
             }
-            OptionChange::EvalFile(ref path) => {
-                let loaded = if path.is_empty() {
-                    Ok(crate::nnue::reset_active())
-                } else {
-                    crate::nnue::load_active(std::path::Path::new(path)).map(Some)
-                };
-                match loaded {
-                    Ok(Some(net)) => {
-                        self.say(&format!("info string EvalFile: net {:016x} loaded", net.hash()))
-                    }
-                    Ok(None) => self.say("info string EvalFile: the hand-written evaluation plays"),
-                    Err(error) => return self.error(&format!("EvalFile: {error}; the net is unchanged")),
-                }
-            }
+            OptionChange::EvalFile(ref path) => match engine::set_eval_file(path) {
+                Ok(Some(hash)) => self.say(&format!("info string EvalFile: net {hash:016x} loaded")),
+                Ok(None) => self.say("info string EvalFile: the hand-written evaluation plays"),
+                Err(error) => return self.error(&format!("EvalFile: {error}; the net is unchanged")),
+            },
             OptionChange::DebugLogFile(ref path) => {
                 if path.is_empty() {
                     self.log = None;
