@@ -1,8 +1,10 @@
 //! The session's searches: a `go` becomes a `GoRequest` for the engine, the engine's events
-//! become `info` lines (the engine decides; this file only formats and holds), and the one `bestmove` it is owed goes out once nothing holds it back
-//! (`go infinite` and `go ponder` until `stop` or `ponderhit`, a limited level until its
-//! shortest think time has passed).
+//! become `info` lines (the engine decides; this file only formats and holds), and the one
+//! `bestmove` it is owed goes out once nothing holds it back (`go infinite` and `go ponder`
+//! until `stop` or `ponderhit`, a limited level until its shortest think time has passed; the
+//! state is `owed::Owed`).
 
+use super::owed::Owed;
 use super::{output, Flow, Session, PROGRESS_INTERVAL};
 use crate::engine::{Answer, EngineEvent, GoClocks, GoRequest, Job, Position};
 use crate::uci::command::GoParams;
@@ -10,26 +12,10 @@ use shakmaty::{CastlingMode, Move};
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-/// What the owed `bestmove` waits for besides the answer itself: one state where there were
-/// three flags and a deadline.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Release {
-    /// `go ponder` before its `ponderhit`: held until `ponderhit` or `stop`.
-    Ponderhit,
-    /// `go infinite`: held until `stop`.
-    Stop,
-    /// Due as soon as the answer is in, or not before `not_before` (a limited level's shortest
-    /// think time). `stopped_ponder`: a ponder search that `stop` ended before any
-    /// `ponderhit`; a new `position` or `go` still treats it as the ponder search it was.
-    Due { not_before: Option<Instant>, stopped_ponder: bool },
-}
-
 /// The `go` currently owed a `bestmove`.
 pub(super) struct PendingGo {
-    /// What holds the `bestmove` back.
-    pub(super) release: Release,
-    /// The engine's answer once its `Finished` event has arrived (`None`: still searching).
-    pub(super) answer: Option<Answer>,
+    /// What holds the `bestmove` back, and the engine's answer once it is in.
+    pub(super) owed: Owed,
     pub(super) mode: CastlingMode,
     /// A limited level's shortest time over this move, counted from when the clock starts.
     pub(super) min_think: Option<Duration>,
@@ -56,31 +42,18 @@ impl<W: Write> Session<W> {
         if self.jobs.is_loading_tables() {
             self.say("info string SyzygyPath: tables still loading; this search goes without the new ones");
         }
-        let mut pending = PendingGo {
-            release: if params.ponder {
-                Release::Ponderhit
-            } else if params.infinite {
-                Release::Stop
-            } else {
-                Release::Due { not_before: None, stopped_ponder: false }
-            },
-            answer: None,
-            mode: pos.castling_mode(),
-            min_think: None,
-            last_shown: None,
-        };
+        let mode = pos.castling_mode();
         let (request, rejected) = self.request(pos, &params);
         let plan = self.engine.go(request);
-        pending.min_think = plan.min_think;
-        if let Release::Due { not_before, .. } = &mut pending.release {
-            *not_before = plan.min_think.map(|think| Instant::now() + think);
-        }
-        self.pending = Some(pending);
+        let not_before = plan.min_think.map(|think| Instant::now() + think);
+        let owed = Owed::new(params.ponder, params.infinite, not_before);
+        self.pending = Some(PendingGo { owed, mode, min_think: plan.min_think, last_shown: None });
+        // A `go` answered without a search (no legal move) has no use for its `searchmoves`.
+        let searching = !matches!(plan.events.last(), Some(EngineEvent::Finished(_)));
         for event in plan.events {
             self.handle_event(event);
         }
-        // A `go` answered without a search (no legal move) has no use for its `searchmoves`.
-        if self.pending.as_ref().is_some_and(|p| p.answer.is_none()) {
+        if searching {
             for error in rejected {
                 self.error(&error);
             }
@@ -123,25 +96,24 @@ impl<W: Write> Session<W> {
     pub(super) fn stop(&mut self) {
         self.engine.stop();
         self.jobs.stop();
-        if let Some(pending) = &mut self.pending {
-            let stopped_ponder = match pending.release {
-                Release::Ponderhit => true,
-                Release::Stop => false,
-                Release::Due { stopped_ponder, .. } => stopped_ponder,
-            };
-            pending.release = Release::Due { not_before: None, stopped_ponder };
-        }
-        self.deliver_if_ready();
+        self.advance(Owed::stopped);
     }
 
     pub(super) fn ponderhit(&mut self) {
         self.engine.ponderhit();
+        let Some(pending) = &mut self.pending else { return };
+        // Clients such as python-chess drop what came while pondering: if no line follows
+        // the `ponderhit`, the line of the move played goes out before `bestmove`.
+        pending.last_shown = None;
+        let not_before = pending.min_think.map(|think| Instant::now() + think);
+        self.advance(|owed| owed.ponderhit(not_before));
+    }
+
+    /// Moves the owed `bestmove` on by `step`, and prints it if it is now due.
+    fn advance(&mut self, step: impl FnOnce(Owed) -> Owed) {
         if let Some(pending) = &mut self.pending {
-            let not_before = pending.min_think.map(|think| Instant::now() + think);
-            pending.release = Release::Due { not_before, stopped_ponder: false };
-            // Clients such as python-chess drop what came while pondering: if no line follows
-            // the `ponderhit`, the line of the move played goes out before `bestmove`.
-            pending.last_shown = None;
+            let owed = std::mem::replace(&mut pending.owed, Owed::StoppedPonder);
+            pending.owed = step(owed);
         }
         self.deliver_if_ready();
     }
@@ -171,10 +143,7 @@ impl<W: Write> Session<W> {
                     let line = output::no_move(score, wdl);
                     self.say(&line);
                 }
-                if let Some(pending) = &mut self.pending {
-                    pending.answer = Some(answer);
-                }
-                self.deliver_if_ready();
+                self.advance(|owed| owed.answered(answer));
             }
         }
         self.flow()
@@ -182,10 +151,7 @@ impl<W: Write> Session<W> {
 
     /// When the loop must call `wake`: the moment a held limited-level `bestmove` is due.
     pub fn wake_at(&self) -> Option<Instant> {
-        match self.pending.as_ref().filter(|p| p.answer.is_some())?.release {
-            Release::Due { not_before, .. } => not_before,
-            Release::Ponderhit | Release::Stop => None,
-        }
+        self.pending.as_ref()?.owed.due_at()
     }
 
     /// The time `wake_at` named has come.
@@ -207,17 +173,11 @@ impl<W: Write> Session<W> {
 
     /// Prints the owed `bestmove` once the search is done and nothing holds it back.
     pub(super) fn deliver_if_ready(&mut self) {
-        let due = |p: &PendingGo| match p.release {
-            Release::Due { not_before, .. } => not_before.is_none_or(|time| Instant::now() >= time),
-            Release::Ponderhit | Release::Stop => false,
-        };
-        let ready = matches!(&self.pending, Some(p) if p.answer.is_some() && due(p));
-        if !ready {
+        if !self.pending.as_ref().is_some_and(|p| p.owed.is_due(Instant::now())) {
             return;
         }
-        let Some(PendingGo { answer: Some(answer), mode, last_shown, .. }) = self.pending.take() else {
-            return;
-        };
+        let Some(PendingGo { owed, mode, last_shown, .. }) = self.pending.take() else { return };
+        let Some(answer) = owed.into_answer() else { return };
         let line = match answer {
             Answer::Move { outcome, wdl } => {
                 // The GUI takes the last line shown for the engine's plan: when that line began
@@ -249,10 +209,7 @@ impl<W: Write> Session<W> {
     /// search is then dropped without a `bestmove`: the GUI is not waiting for one, and would
     /// take it for the answer to its next `go`.
     pub(super) fn abandon_ponder(&mut self) {
-        let pondering = |p: &PendingGo| {
-            matches!(p.release, Release::Ponderhit | Release::Due { stopped_ponder: true, .. })
-        };
-        if !matches!(&self.pending, Some(p) if pondering(p)) {
+        if !self.pending.as_ref().is_some_and(|p| p.owed.is_ponder()) {
             return;
         }
         self.engine.stop();
@@ -262,7 +219,7 @@ impl<W: Write> Session<W> {
 
     /// Processes search events until the pending search's `Finished` has arrived.
     pub(super) fn wait_for_search(&mut self) {
-        while matches!(&self.pending, Some(p) if p.answer.is_none()) {
+        while self.pending.as_ref().is_some_and(|p| !p.owed.has_answer()) {
             match self.events.recv() {
                 Ok(event) => {
                     self.handle_event(event);

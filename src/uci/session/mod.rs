@@ -1,6 +1,7 @@
 //! The state of one UCI conversation and how each command changes it: this file holds the
 //! state, the line and command dispatch, options and positions; `go.rs` the searches and the
-//! `bestmove` each is owed; `jobs.rs` the long commands and table loads.
+//! `bestmove` each is owed, `owed.rs` that bestmove's state; `jobs.rs` the long commands and
+//! table loads.
 //!
 //! Invariants: every `go` is answered by exactly one `bestmove`, except a ponder search that the
 //! GUI abandons by sending a new `position` or `go` without `stop` (see `abandon_ponder`); a
@@ -14,6 +15,7 @@
 
 mod go;
 mod jobs;
+mod owed;
 
 use super::command::{self, Command, PositionStart};
 use super::log::{DebugLog, Direction};
