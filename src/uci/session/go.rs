@@ -45,7 +45,7 @@ impl<W: Write> Session<W> {
         let mode = pos.castling_mode();
         let (request, rejected) = self.request(pos, &params);
         let plan = self.engine.go(request);
-        let not_before = plan.min_think.map(|think| Instant::now() + think);
+        let not_before = plan.min_think.map(|think| self.clock.now() + think);
         let owed = Owed::new(params.ponder, params.infinite, not_before);
         self.pending = Some(PendingGo { owed, mode, min_think: plan.min_think, last_shown: None });
         // A `go` answered without a search (no legal move) has no use for its `searchmoves`.
@@ -105,7 +105,7 @@ impl<W: Write> Session<W> {
         // Clients such as python-chess drop what came while pondering: if no line follows
         // the `ponderhit`, the line of the move played goes out before `bestmove`.
         pending.last_shown = None;
-        let not_before = pending.min_think.map(|think| Instant::now() + think);
+        let not_before = pending.min_think.map(|think| self.clock.now() + think);
         self.advance(|owed| owed.ponderhit(not_before));
     }
 
@@ -162,7 +162,7 @@ impl<W: Write> Session<W> {
 
     /// Once a second of silence, a progress line for the running search (see `output::progress`).
     pub fn heartbeat(&mut self) -> Flow {
-        if self.last_output.elapsed() >= PROGRESS_INTERVAL {
+        if self.clock.now().saturating_duration_since(self.last_output) >= PROGRESS_INTERVAL {
             if let Some((nodes, elapsed)) = self.engine.progress() {
                 let line = output::progress(nodes, elapsed, self.engine.table().hashfull());
                 self.say(&line);
@@ -173,7 +173,8 @@ impl<W: Write> Session<W> {
 
     /// Prints the owed `bestmove` once the search is done and nothing holds it back.
     pub(super) fn deliver_if_ready(&mut self) {
-        if !self.pending.as_ref().is_some_and(|p| p.owed.is_due(Instant::now())) {
+        let now = self.clock.now();
+        if !self.pending.as_ref().is_some_and(|p| p.owed.is_due(now)) {
             return;
         }
         let Some(PendingGo { owed, mode, last_shown, .. }) = self.pending.take() else { return };
@@ -240,6 +241,7 @@ impl<W: Write> Session<W> {
 mod tests {
     use super::*;
     use crate::options::EngineOptions;
+    use crate::uci::session::now::{FakeClock, Now};
     use std::collections::BTreeSet;
 
     const LIMITED: [&str; 3] = [
@@ -248,13 +250,15 @@ mod tests {
         "position startpos",
     ];
 
-    /// Runs `LIMITED` and `go` in a session seeded with `seed`, waits for the search, then
-    /// stops; returns everything printed and whether the `bestmove` was still held back.
+    /// Runs `LIMITED` and `go` in a session seeded with `seed` whose clock stands still, waits
+    /// for the search, then stops; returns everything printed and whether the `bestmove` was
+    /// still held back.
     fn run_limited(seed: u64, go: &str) -> (String, bool) {
         let mut out = Vec::new();
         let held = {
             let (mut session, _, _) = Session::new(EngineOptions::default(), &mut out).unwrap();
             session.set_move_seed(seed);
+            session.set_clock(FakeClock::new());
             for line in LIMITED.iter().chain([&go]) {
                 session.handle_line(line);
             }
@@ -308,5 +312,53 @@ mod tests {
         assert_eq!(output.lines().filter(|l| l.starts_with("bestmove")).count(), 1, "stop answers once");
         let (_, held) = run_limited(1, "go nodes 1000");
         assert!(!held, "no clock, no wait");
+    }
+
+    #[test]
+    fn a_limited_bestmove_goes_out_when_its_think_time_has_passed() {
+        let mut out = Vec::new();
+        {
+            let (mut session, _, _) = Session::new(EngineOptions::default(), &mut out).unwrap();
+            let clock = FakeClock::new();
+            session.set_clock(clock.clone());
+            for line in LIMITED.iter().chain(&["go movetime 5000"]) {
+                session.handle_line(line);
+            }
+            session.wait_for_search();
+            let due = session.wake_at().expect("held for the think time");
+            let think = due.duration_since(clock.now());
+            assert!(think >= Duration::from_secs(1) && think <= Duration::from_secs(5), "{think:?}");
+            clock.advance(think - Duration::from_millis(1));
+            session.wake();
+            assert!(session.wake_at().is_some(), "a millisecond early");
+            clock.advance(Duration::from_millis(1));
+            session.wake();
+            assert!(session.wake_at().is_none() && session.pending.is_none(), "answered on time");
+            session.shutdown();
+        }
+        let output = String::from_utf8(out).unwrap();
+        assert_eq!(output.lines().filter(|l| l.starts_with("bestmove")).count(), 1, "{output}");
+    }
+
+    #[test]
+    fn a_quiet_search_reports_progress_after_a_second() {
+        let mut out = Vec::new();
+        {
+            let (mut session, _, _) = Session::new(EngineOptions::default(), &mut out).unwrap();
+            let clock = FakeClock::new();
+            session.set_clock(clock.clone());
+            session.handle_line("go infinite");
+            clock.advance(PROGRESS_INTERVAL - Duration::from_millis(1));
+            session.heartbeat();
+            clock.advance(Duration::from_millis(1));
+            session.heartbeat();
+            session.heartbeat();
+            session.stop();
+            session.wait_for_search();
+            session.shutdown();
+        }
+        let output = String::from_utf8(out).unwrap();
+        let progress = output.lines().filter(|l| l.starts_with("info nodes")).count();
+        assert_eq!(progress, 1, "one line after a second of silence, then silence again: {output}");
     }
 }

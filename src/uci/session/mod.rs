@@ -1,7 +1,7 @@
 //! The state of one UCI conversation and how each command changes it: this file holds the
 //! state, the line and command dispatch, options and positions; `go.rs` the searches and the
 //! `bestmove` each is owed, `owed.rs` that bestmove's state; `jobs.rs` the long commands and
-//! table loads.
+//! table loads; `now.rs` the clock the session's deadlines read (injected in tests).
 //!
 //! Invariants: every `go` is answered by exactly one `bestmove`, except a ponder search that the
 //! GUI abandons by sending a new `position` or `go` without `stop` (see `abandon_ponder`); a
@@ -15,6 +15,7 @@
 
 mod go;
 mod jobs;
+mod now;
 mod owed;
 
 use super::command::{self, Command, PositionStart};
@@ -24,6 +25,7 @@ use crate::engine::{self, Engine, EngineEvent, Job, JobEvent, Jobs, Position, Ta
 use crate::options::{self, EngineOptions, OptionChange};
 use crossbeam_channel::Receiver;
 use go::PendingGo;
+use now::{Now, SystemClock};
 use shakmaty::CastlingMode;
 use std::io::Write;
 use std::sync::Arc;
@@ -52,6 +54,8 @@ pub struct Session<W: Write> {
     broken: bool,
     /// When the last line went out, so a long quiet search can report progress.
     last_output: Instant,
+    /// The time for the session's own deadlines (the system's, but for tests).
+    clock: Box<dyn Now>,
     /// `Debug Log File`, when set.
     log: Option<DebugLog>,
     /// Tables from `SyzygyPath`, when set.
@@ -87,6 +91,7 @@ impl<W: Write> Session<W> {
             debug: false,
             broken: false,
             last_output: Instant::now(),
+            clock: Box::new(SystemClock),
             log: None,
             tablebases: None,
             jobs,
@@ -102,6 +107,13 @@ impl<W: Write> Session<W> {
         self.engine.set_move_seed(seed);
     }
 
+    /// Reads the time from `clock` from now on (tests move it by hand).
+    #[cfg(test)]
+    fn set_clock(&mut self, clock: impl Now + 'static) {
+        self.last_output = clock.now();
+        self.clock = Box::new(clock);
+    }
+
     fn say(&mut self, text: &str) {
         if self.broken {
             return;
@@ -111,7 +123,7 @@ impl<W: Write> Session<W> {
                 log.record(Direction::Out, line);
             }
         }
-        self.last_output = Instant::now();
+        self.last_output = self.clock.now();
         let written = writeln!(self.out, "{text}").and_then(|_| self.out.flush());
         if written.is_err() {
             self.broken = true;
