@@ -5,12 +5,14 @@
 //! A search runs on its own thread and sends `EngineEvent`s over a channel (`events.rs`: the
 //! lines, the answer, and the engine's decisions about it: no legal move, a limited level's
 //! choice); the caller formats them and decides when to print `bestmove`. `request.rs` turns a
-//! `go` into search limits.
+//! `go` into search limits; `inspect.rs` answers what needs no search (`eval`, `result`, the
+//! `EvalFile` net).
 //!
 //! `search` is the one blocking entry into the search: the engine's thread, `bench`, datagen's
 //! games and openings, and the analyser all call it, and it alone decides what a position with
-//! no legal move gets (no search: `None`). `fixed_nodes` and `fixed_depth` are the limits the
-//! single-threaded callers use.
+//! no legal move gets (no search: `None`); `Engine::go` turns that case into its answer
+//! (`events::answer_without_search`: checkmate or stalemate, `bestmove (none)`). `fixed_nodes`
+//! and `fixed_depth` are the limits the single-threaded callers use.
 
 mod events;
 mod inspect;

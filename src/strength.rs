@@ -14,9 +14,9 @@
 //! between its rows. The top row, `MAX_ELO`, is the engine's estimated full strength at 10+0.1
 //! and plays exactly like `UCI_LimitStrength false`.
 //!
-//! The choice is random but reproducible: `MoveRng` draws from a seed (the session takes one
-//! from the clock; tests fix it), the game number and the position's hash key. The UCI session
-//! calls `knobs` when it builds a `go`'s limits and `play` on the search's outcome.
+//! The choice is random but reproducible: `MoveRng` draws from a seed (the engine takes one
+//! from the clock; tests fix it), the game number and the position's hash key. The engine
+//! calls `knobs` when it turns a `go` into search limits and `play` on the search's outcome.
 
 use crate::rng::Rng;
 use crate::search::{IterationReport, RootLine, Score, ScoreBound, SearchLimits, SearchOutcome};
