@@ -57,19 +57,35 @@ impl SearchMemory {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shakmaty::{Chess, Color, Position as _};
+
+    /// Marks a thread's tables with a cutoff of `mv` that a fresh table does not have.
+    fn mark(tables: &mut ThreadMemory, mv: shakmaty::Move) {
+        tables.history.reward_cutoff(mv, &[], &[], &[None, None], Color::White, None, 10, 0);
+    }
+
+    fn is_marked(tables: &ThreadMemory, mv: shakmaty::Move) -> bool {
+        tables.history.butterfly(Color::White, mv) != 0
+    }
 
     #[test]
     fn tables_come_back_to_the_next_search_unless_cleared_meanwhile() {
+        let moves = Chess::default().legal_moves();
         let memory = SearchMemory::default();
-        let loan = memory.lend(2);
-        let marked: Vec<*const History> = loan.tables.iter().map(|t| &*t.history as *const History).collect();
+        let mut loan = memory.lend(2);
+        mark(&mut loan.tables[0], moves[0]);
+        mark(&mut loan.tables[1], moves[1]);
         memory.keep(loan);
         let again = memory.lend(3);
         assert_eq!(again.tables.len(), 3);
-        assert_eq!(&*again.tables[0].history as *const History, marked[0]);
-        assert_eq!(&*again.tables[1].history as *const History, marked[1]);
+        assert!(is_marked(&again.tables[0], moves[0]) && is_marked(&again.tables[1], moves[1]));
+        assert!(!is_marked(&again.tables[2], moves[0]), "a new thread starts fresh");
         memory.clear();
         memory.keep(again);
-        assert!(memory.lend(1).tables.iter().all(|t| !marked.contains(&(&*t.history as *const History))));
+        let after_clear = memory.lend(2);
+        assert!(after_clear
+            .tables
+            .iter()
+            .all(|tables| !is_marked(tables, moves[0]) && !is_marked(tables, moves[1])));
     }
 }
