@@ -33,6 +33,14 @@ fn piece_index(color: Color, role: Role) -> usize {
     (color as usize) * 6 + role as usize - 1
 }
 
+/// The piece a tactical move takes (a pawn for en passant and for a quiet promotion).
+fn captured_role(mv: Move) -> Role {
+    match mv {
+        Move::EnPassant { .. } => Role::Pawn,
+        _ => mv.capture().unwrap_or(Role::Pawn),
+    }
+}
+
 fn from_index(mv: Move) -> usize {
     mv.from().map_or(0, |square| square as usize)
 }
@@ -122,10 +130,7 @@ impl History {
     }
 
     pub fn capture(&self, side: Color, mv: Move) -> i32 {
-        let captured = match mv {
-            Move::EnPassant { .. } => Role::Pawn,
-            _ => mv.capture().unwrap_or(Role::Pawn),
-        };
+        let captured = captured_role(mv);
         self.capture[PieceTo::of(side, mv).index()][captured as usize - 1] as i32
     }
 
@@ -140,10 +145,7 @@ impl History {
     }
 
     fn update_capture(&mut self, side: Color, mv: Move, delta: i32) {
-        let captured = match mv {
-            Move::EnPassant { .. } => Role::Pawn,
-            _ => mv.capture().unwrap_or(Role::Pawn),
-        };
+        let captured = captured_role(mv);
         apply(&mut self.capture[PieceTo::of(side, mv).index()][captured as usize - 1], delta);
     }
 

@@ -380,7 +380,7 @@ impl<'a> Worker<'a> {
         } else if in_check {
             EVAL_NONE
         } else {
-            hit.map(|hit| hit.eval).filter(|&eval| eval != EVAL_NONE).unwrap_or_else(|| self.static_eval())
+            self.stored_or_static_eval(hit)
         };
         let eval = if in_check { -INFINITY } else { self.corrected(raw_eval, slots) };
         self.raw_eval_stack[ply] = raw_eval;
@@ -833,6 +833,12 @@ impl<'a> Worker<'a> {
         } else {
             self.history.capture(side, mv) / 2
         }
+    }
+
+    /// The uncorrected static eval the table stored with `hit`, or a fresh one where it holds
+    /// none (no entry, or an entry stored in check or from a tablebase).
+    fn stored_or_static_eval(&mut self, hit: Option<TtHit>) -> i32 {
+        hit.map(|hit| hit.eval).filter(|&eval| eval != EVAL_NONE).unwrap_or_else(|| self.static_eval())
     }
 
     /// A raw static evaluation plus the correction learned for its structure, kept clear of

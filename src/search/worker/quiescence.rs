@@ -31,11 +31,7 @@ impl Worker<'_> {
 
         // Stand pat: the side to move may decline every capture (not when in check). The
         // corrected static eval, refined by the table's score where its bound allows.
-        let raw_eval = if in_check {
-            EVAL_NONE
-        } else {
-            hit.map(|hit| hit.eval).filter(|&eval| eval != EVAL_NONE).unwrap_or_else(|| self.static_eval())
-        };
+        let raw_eval = if in_check { EVAL_NONE } else { self.stored_or_static_eval(hit) };
         let stand_pat = if in_check {
             -INFINITY
         } else {
