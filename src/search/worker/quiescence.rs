@@ -36,17 +36,13 @@ impl Worker<'_> {
             -INFINITY
         } else {
             let eval = self.corrected(raw_eval, Slots::of(self.pos.chess()));
+            let refines = |hit: TtHit, score: i32| match hit.bound {
+                Bound::Exact => true,
+                Bound::Lower => score > eval,
+                Bound::Upper => score < eval,
+            };
             match (hit, tt_score) {
-                (Some(hit), Some(score))
-                    if score.abs() < TB_WIN_BOUND
-                        && match hit.bound {
-                            Bound::Exact => true,
-                            Bound::Lower => score > eval,
-                            Bound::Upper => score < eval,
-                        } =>
-                {
-                    score
-                }
+                (Some(hit), Some(score)) if score.abs() < TB_WIN_BOUND && refines(hit, score) => score,
                 _ => eval,
             }
         };
