@@ -65,8 +65,9 @@ enum CliCommand {
         #[arg(long)]
         chess960: bool,
     },
-    /// Self-play games for evaluation tuning: appends `FEN | score | result` lines to --out and
-    /// resumes from FILE.progress when run again.
+    /// Self-play games for the network and tuning: appends 32-byte records of every searched
+    /// position to --out (`FEN | score | result` lines of the quiet ones when it ends in .txt)
+    /// and resumes from FILE.progress when run again.
     Datagen {
         /// Games the output file should hold at the end (games already in it count).
         #[arg(long)]

@@ -20,7 +20,7 @@ use crate::data::{DataResult, GamePlace, PackedPosition, SearchLabel};
 use crate::engine;
 use crate::position::Position;
 use crate::rules;
-use crate::search::Score;
+use crate::search::{Score, SearchControl, SearchMemory};
 use crate::tt::TranspositionTable;
 use shakmaty::{Chess, Color, Move, Position as _};
 use std::fmt::Write as _;
@@ -201,8 +201,13 @@ fn searched(pos: &Position, best: Move, score: Score, white_cp: i32) -> Searched
 
 /// Plays the game from `start` to its end, searching `nodes` nodes per move on one thread with
 /// `tt` (which the caller has cleared for this game).
+///
+/// One `SearchMemory` serves the whole game, as the engine's does between `go` commands in a
+/// real game: fresh histories at every move would make each 5,000-node search order its moves
+/// as if it had never seen the position's neighbours, which is not how Patina plays.
 pub fn play(start: Position, nodes: u64, tt: &TranspositionTable) -> GameRecord {
     let limits = engine::fixed_nodes(nodes);
+    let memory = SearchMemory::default();
     let mut pos = start;
     let mut positions = Vec::new();
     let mut adjudicator = Adjudicator::default();
@@ -215,7 +220,10 @@ pub fn play(start: Position, nodes: u64, tt: &TranspositionTable) -> GameRecord 
             break GameResult::Draw;
         }
         // `rules_result` has ended every game without a legal move.
-        let Some(outcome) = engine::search_to_limits(&pos, &limits, tt) else { break GameResult::Draw };
+        // A control per search: it counts the nodes the limit is checked against.
+        let unwatched = SearchControl::new(false);
+        let searched_here = engine::search_with_memory(&pos, &limits, tt, &memory, &unwatched, &|_| {});
+        let Some(outcome) = searched_here else { break GameResult::Draw };
         let white_cp = white_centipawns(outcome.score, pos.turn());
         positions.push(searched(&pos, outcome.best, outcome.score, white_cp));
         if let Some(result) = adjudicator.update(ply, white_cp) {
