@@ -66,7 +66,7 @@ pub fn is_dead(board: &Chess) -> bool {
     if LAST_PROOF.with_borrow(|proof| proof.contains(&key.0)) {
         return true;
     }
-    let (found, visited) = explore_keeping(board, MAX_STATES);
+    let (found, visited) = explore_keeping(board, key, MAX_STATES);
     let dead = found.reachable == Reachable::NoCheckmate;
     if dead {
         LAST_PROOF.set(visited);
@@ -123,14 +123,14 @@ fn has_pawn_capture(board: &Chess) -> bool {
 /// every walk of every shallower layer. The order changes only how soon the search stops, never
 /// its verdict, since every reachable position is visited unless it stops early.
 pub fn explore(start: &Chess, max_states: usize) -> Exploration {
-    explore_keeping(start, max_states).0
+    explore_keeping(start, start.zobrist_hash(EnPassantMode::Legal), max_states).0
 }
 
-/// `explore`, also handing back the keys of the positions it visited.
-fn explore_keeping(start: &Chess, max_states: usize) -> (Exploration, KeySet) {
+/// `explore` from `start` (whose key is `start_key`), also handing back the keys of the
+/// positions it visited.
+fn explore_keeping(start: &Chess, start_key: Zobrist128, max_states: usize) -> (Exploration, KeySet) {
     let mut seen = KeySet::default();
     let mut layers = Layers::default();
-    let start_key: Zobrist128 = start.zobrist_hash(EnPassantMode::Legal);
     seen.insert(start_key.0);
     layers.push(0, start.clone(), start_key);
     let finish = |reachable, seen: KeySet| (Exploration { reachable, states: seen.len() }, seen);

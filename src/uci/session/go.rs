@@ -314,13 +314,23 @@ mod tests {
         assert!(!held, "no clock, no wait");
     }
 
-    #[test]
-    fn a_limited_bestmove_goes_out_when_its_think_time_has_passed() {
+    /// Runs `body` on a session whose deadlines read a fake clock, shuts it down and returns
+    /// everything it printed.
+    fn with_fake_clock(body: impl FnOnce(&mut Session<&mut Vec<u8>>, &FakeClock)) -> String {
         let mut out = Vec::new();
         {
             let (mut session, _, _) = Session::new(EngineOptions::default(), &mut out).unwrap();
             let clock = FakeClock::new();
             session.set_clock(clock.clone());
+            body(&mut session, &clock);
+            session.shutdown();
+        }
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn a_limited_bestmove_goes_out_when_its_think_time_has_passed() {
+        let output = with_fake_clock(|session, clock| {
             for line in LIMITED.iter().chain(&["go movetime 5000"]) {
                 session.handle_line(line);
             }
@@ -334,19 +344,13 @@ mod tests {
             clock.advance(Duration::from_millis(1));
             session.wake();
             assert!(session.wake_at().is_none() && session.pending.is_none(), "answered on time");
-            session.shutdown();
-        }
-        let output = String::from_utf8(out).unwrap();
+        });
         assert_eq!(output.lines().filter(|l| l.starts_with("bestmove")).count(), 1, "{output}");
     }
 
     #[test]
     fn a_quiet_search_reports_progress_after_a_second() {
-        let mut out = Vec::new();
-        {
-            let (mut session, _, _) = Session::new(EngineOptions::default(), &mut out).unwrap();
-            let clock = FakeClock::new();
-            session.set_clock(clock.clone());
+        let output = with_fake_clock(|session, clock| {
             session.handle_line("go infinite");
             clock.advance(PROGRESS_INTERVAL - Duration::from_millis(1));
             session.heartbeat();
@@ -355,9 +359,7 @@ mod tests {
             session.heartbeat();
             session.stop();
             session.wait_for_search();
-            session.shutdown();
-        }
-        let output = String::from_utf8(out).unwrap();
+        });
         let progress = output.lines().filter(|l| l.starts_with("info nodes")).count();
         assert_eq!(progress, 1, "one line after a second of silence, then silence again: {output}");
     }
