@@ -3,6 +3,7 @@
 //! Every error is a `ParseError` naming the command, the offending token and what is accepted,
 //! e.g. `go: 'wtime' must be an integer, got 'abc'`.
 
+use crate::engine::GoClocks;
 use std::fmt;
 
 /// Where a `position` command starts.
@@ -12,18 +13,14 @@ pub enum PositionStart {
     Fen(String),
 }
 
-/// Parameters of `go`, as sent (times in milliseconds).
+/// Parameters of `go`, as sent (times in milliseconds). The clocks go to the engine as they
+/// are.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct GoParams {
-    pub wtime: Option<i64>,
-    pub btime: Option<i64>,
-    pub winc: Option<i64>,
-    pub binc: Option<i64>,
-    pub movestogo: Option<u32>,
+    pub clocks: GoClocks,
     pub depth: Option<i32>,
     pub nodes: Option<u64>,
     pub mate: Option<i32>,
-    pub movetime: Option<i64>,
     pub infinite: bool,
     pub ponder: bool,
     pub searchmoves: Vec<String>,
@@ -338,15 +335,15 @@ fn parse_go(tokens: &[&str]) -> Result<GoParams, ParseError> {
         let value = tokens.get(i + 1);
         let mut consumed = 2;
         match key {
-            "wtime" => go.wtime = Some(number("wtime", value)?),
-            "btime" => go.btime = Some(number("btime", value)?),
-            "winc" => go.winc = Some(number("winc", value)?),
-            "binc" => go.binc = Some(number("binc", value)?),
-            "movestogo" => go.movestogo = Some(number("movestogo", value)?),
+            "wtime" => go.clocks.wtime = Some(number("wtime", value)?),
+            "btime" => go.clocks.btime = Some(number("btime", value)?),
+            "winc" => go.clocks.winc = Some(number("winc", value)?),
+            "binc" => go.clocks.binc = Some(number("binc", value)?),
+            "movestogo" => go.clocks.movestogo = Some(number("movestogo", value)?),
             "depth" => go.depth = Some(number("depth", value)?),
             "nodes" => go.nodes = Some(number("nodes", value)?),
             "mate" => go.mate = Some(number("mate", value)?),
-            "movetime" => go.movetime = Some(number("movetime", value)?),
+            "movetime" => go.clocks.movetime = Some(number("movetime", value)?),
             "perft" => go.perft = Some(number("perft", value)?),
             "infinite" => {
                 go.infinite = true;
@@ -416,8 +413,8 @@ mod tests {
             Command::Go(go) => go,
             other => panic!("{other:?}"),
         };
-        assert_eq!(go.wtime, Some(-50));
-        assert_eq!((go.movestogo, go.depth, go.nodes), (Some(5), Some(3), Some(99)));
+        assert_eq!(go.clocks.wtime, Some(-50));
+        assert_eq!((go.clocks.movestogo, go.depth, go.nodes), (Some(5), Some(3), Some(99)));
         let go = match parse("go infinite searchmoves e2e4 d2d4 ponder").unwrap() {
             Command::Go(go) => go,
             other => panic!("{other:?}"),

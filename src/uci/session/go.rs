@@ -6,7 +6,7 @@
 
 use super::owed::Owed;
 use super::{output, Flow, Session, PROGRESS_INTERVAL};
-use crate::engine::{Answer, EngineEvent, GoClocks, GoRequest, Job, Position};
+use crate::engine::{Answer, EngineEvent, GoRequest, Job, Position};
 use crate::uci::command::GoParams;
 use shakmaty::{CastlingMode, Move};
 use std::io::Write;
@@ -73,14 +73,7 @@ impl<W: Write> Session<W> {
         }
         let request = GoRequest {
             position,
-            clocks: GoClocks {
-                wtime: params.wtime,
-                btime: params.btime,
-                winc: params.winc,
-                binc: params.binc,
-                movestogo: params.movestogo,
-                movetime: params.movetime,
-            },
+            clocks: params.clocks.clone(),
             depth: params.depth,
             nodes: params.nodes,
             mate: params.mate,
