@@ -66,7 +66,8 @@ enum Stage {
 /// moves' subtrees left), then the losing tacticals in victim order. Within a stage the picker
 /// selects lazily (a cutoff usually comes after the first few). `skip_quiets` drops every quiet
 /// not worth trying once the search prunes quiets wholesale, so they are neither scored nor
-/// scanned again. The moves live in fixed-size lists: no heap allocation per node.
+/// scanned again. The moves live in fixed-size lists: no heap allocation per node. A picker
+/// made by `table_move_first` generates the moves only once the table move has failed to cut.
 pub struct MovePicker {
     /// `[..next]` handed out or put aside; tacticals first in `[next..tacticals_end]` while
     /// their stage runs, then the quiets to `len`.
@@ -83,6 +84,9 @@ pub struct MovePicker {
     bad_next: usize,
     hints: OrderingHints,
     last_known_good: bool,
+    /// How to generate the moves, while that is still to be done (the table move goes out
+    /// first).
+    pending: Option<fn(&Chess) -> MoveList>,
 }
 
 impl MovePicker {
@@ -98,7 +102,22 @@ impl MovePicker {
             bad_next: 0,
             hints,
             last_known_good: false,
+            pending: None,
         }
+    }
+
+    /// A picker that hands out `tt_move` (legal in the position, and one `generate` yields)
+    /// before generating anything: a node the table move cuts never pays for the rest. The
+    /// other moves are generated when asked for, and come in the same order as from
+    /// `new(generate(pos), hints)`.
+    pub fn table_move_first(
+        tt_move: Move,
+        hints: OrderingHints,
+        generate: fn(&Chess) -> MoveList,
+    ) -> MovePicker {
+        let mut picker = MovePicker::new(MoveList::new(), OrderingHints { tt_move: Some(tt_move), ..hints });
+        picker.pending = Some(generate);
+        picker
     }
 
     /// The next move in `pos` (the position the moves were generated in). `history` gives a
@@ -110,6 +129,9 @@ impl MovePicker {
             match self.stage {
                 Stage::TableMove => {
                     self.stage = Stage::GatherTacticals;
+                    if self.pending.is_some() {
+                        return self.hints.tt_move;
+                    }
                     let tt_index = self.hints.tt_move.and_then(|tt| self.moves.iter().position(|&m| m == tt));
                     if let Some(index) = tt_index {
                         self.take(index);
@@ -118,6 +140,7 @@ impl MovePicker {
                 }
                 Stage::GatherTacticals => {
                     self.stage = Stage::GoodTacticals;
+                    self.generate(pos);
                     self.gather_tacticals(&history);
                 }
                 Stage::GoodTacticals => {
@@ -175,10 +198,11 @@ impl MovePicker {
 
     /// The search prunes quiets from here on: keep only the quiets `keep` spares (quiet checks),
     /// so the others are never scored, scanned or tested again.
-    pub fn skip_quiets(&mut self, keep: impl Fn(Move) -> bool) {
+    pub fn skip_quiets(&mut self, pos: &Chess, keep: impl Fn(Move) -> bool) {
         if matches!(self.stage, Stage::BadTacticals) {
             return;
         }
+        self.generate(pos);
         let start = if self.stage == Stage::GoodTacticals { self.tacticals_end } else { self.next };
         // Before the tacticals are gathered they are still among the quiets: keep them.
         let gathered = !matches!(self.stage, Stage::TableMove | Stage::GatherTacticals);
@@ -195,6 +219,19 @@ impl MovePicker {
         if self.stage == Stage::Killers {
             // The killers left are in the kept list: they come by history with the rest.
             self.hint_index = 3;
+        }
+    }
+
+    /// Generates the moves of a picker made by `table_move_first`, the table move already
+    /// handed out.
+    fn generate(&mut self, pos: &Chess) {
+        let Some(generate) = self.pending.take() else { return };
+        self.moves = generate(pos);
+        if self.stage == Stage::TableMove {
+            return; // not handed out yet: the table move stage finds it in the list
+        }
+        if let Some(index) = self.hints.tt_move.and_then(|tt| self.moves.iter().position(|&m| m == tt)) {
+            self.take(index);
         }
     }
 
@@ -336,13 +373,45 @@ mod tests {
             let mut picker = MovePicker::new(moves.clone(), OrderingHints::default());
             let Some(first) = picker.next_move(&pos, |_| 0) else { continue };
             let keep = |m: Move| (m.to() as usize).is_multiple_of(3);
-            picker.skip_quiets(keep);
+            picker.skip_quiets(&pos, keep);
             let mut rest = vec![first];
             rest.extend(std::iter::from_fn(|| picker.next_move(&pos, |_| 0)));
             let expected: Vec<Move> =
                 moves.iter().copied().filter(|&m| !is_quiet(m) || keep(m) || m == first).collect();
             assert_eq!(rest.len(), expected.len(), "{rest:?} vs {expected:?}");
             assert!(expected.iter().all(|m| rest.contains(m)));
+        }
+    }
+
+    #[test]
+    fn a_picker_that_generates_late_hands_out_what_an_eager_one_does() {
+        for (n, pos) in varied_positions().iter().enumerate() {
+            let moves = pos.legal_moves();
+            let Some(&tt) = moves.get(n % moves.len().max(1)) else { continue };
+            let hints = OrderingHints {
+                tt_move: Some(tt),
+                killers: [moves.get(n % 5).copied(), None],
+                counter: None,
+            };
+            let history = |m: Move| (m.to() as i32 * 13 + m.from().map_or(0, |f| f as i32)) % 40;
+            let eager = MovePicker::new(moves.clone(), hints).drain(pos, history);
+            let late = MovePicker::table_move_first(tt, hints, Chess::legal_moves).drain(pos, history);
+            assert_eq!(eager, late);
+            // Quiets skipped right after the table move, or before it.
+            for handed_out in [0, 1] {
+                let keep = |m: Move| (m.to() as usize).is_multiple_of(4);
+                let mut eager = MovePicker::new(moves.clone(), hints);
+                let mut late = MovePicker::table_move_first(tt, hints, Chess::legal_moves);
+                let mut eager_order: Vec<Move> =
+                    (0..handed_out).filter_map(|_| eager.next_move(pos, history)).collect();
+                let mut late_order: Vec<Move> =
+                    (0..handed_out).filter_map(|_| late.next_move(pos, history)).collect();
+                eager.skip_quiets(pos, keep);
+                late.skip_quiets(pos, keep);
+                eager_order.extend(std::iter::from_fn(|| eager.next_move(pos, history)));
+                late_order.extend(std::iter::from_fn(|| late.next_move(pos, history)));
+                assert_eq!(eager_order, late_order);
+            }
         }
     }
 

@@ -16,7 +16,7 @@
 //!
 //! Data layout (64 bits): move 16 | score 16 | eval 16 | depth 8 | generation 6 | bound 2.
 
-use shakmaty::{Move, MoveList, Role};
+use shakmaty::{Chess, Move, MoveList, Position as _, Role, Square};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 /// How a stored score relates to the true value.
@@ -306,6 +306,40 @@ pub fn decode_move(packed: u16, legal: &MoveList) -> Option<Move> {
     legal.iter().copied().find(|&m| encode_move(m) == packed)
 }
 
+/// The legal move in `pos` with this code, if there is one, found without generating the
+/// position's moves: the code names one candidate (a king onto its own rook castles, a pawn
+/// onto the empty square diagonally ahead takes en passant), which shakmaty then checks
+/// against the few moves of that piece kind to that square. Agrees with `decode_move` over
+/// `pos.legal_moves()`.
+pub fn decode_move_in(packed: u16, pos: &Chess) -> Option<Move> {
+    if packed == 0 {
+        return None;
+    }
+    let square = |bits: u16| Square::new(u32::from(bits & 63));
+    let (from, to) = (square(packed), square(packed >> 6));
+    let promotion = match packed >> 12 {
+        0 => None,
+        1 => Some(Role::Knight),
+        2 => Some(Role::Bishop),
+        3 => Some(Role::Rook),
+        4 => Some(Role::Queen),
+        _ => return None,
+    };
+    let board = pos.board();
+    let us = pos.turn();
+    let moving = board.piece_at(from).filter(|piece| piece.color == us)?;
+    let target = board.piece_at(to);
+    let candidate = match (moving.role, target) {
+        (Role::King, Some(piece)) if piece == us.rook() && promotion.is_none() => {
+            Move::Castle { king: from, rook: to }
+        }
+        (_, Some(piece)) if piece.color == us => return None,
+        (Role::Pawn, None) if from.file() != to.file() && promotion.is_none() => Move::EnPassant { from, to },
+        (role, target) => Move::Normal { role, from, capture: target.map(|piece| piece.role), to, promotion },
+    };
+    pos.is_legal(candidate).then_some(candidate)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -372,6 +406,34 @@ mod tests {
         let legal = pos.legal_moves();
         for &m in &legal {
             assert_eq!(decode_move(encode_move(m), &legal), Some(m));
+        }
+    }
+
+    /// Every 16-bit code, in positions with castling (both modes), en passant, promotions and
+    /// checks: decoding from the position finds exactly what searching the move list finds.
+    #[test]
+    fn decoding_from_the_position_agrees_with_the_move_list() {
+        use shakmaty::{fen::Fen, CastlingMode, Chess, Position};
+        let fens = [
+            ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", CastlingMode::Standard),
+            ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/Pp2P3/2N2Q1p/1PPBBPPP/R3K2R b KQkq a3 0 1", CastlingMode::Standard),
+            ("r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1", CastlingMode::Standard),
+            ("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", CastlingMode::Standard),
+            ("8/8/3k4/2pP4/8/8/8/3K4 w - c6 0 2", CastlingMode::Standard),
+            ("4k3/8/8/8/8/8/8/R3K2r w Q - 0 1", CastlingMode::Standard),
+            ("1rqbkrbn/1ppppp1p/1n6/p1N3p1/8/2P4P/PP1PPPP1/1RQBKRBN w FBfb - 0 9", CastlingMode::Chess960),
+            ("rk2r3/8/8/8/8/8/8/RK2R3 w EAea - 0 1", CastlingMode::Chess960),
+        ];
+        for (fen, mode) in fens {
+            let pos: Chess = fen.parse::<Fen>().unwrap().into_position(mode).unwrap();
+            let legal = pos.legal_moves();
+            for packed in 0..=u16::MAX {
+                assert_eq!(
+                    decode_move_in(packed, &pos),
+                    decode_move(packed, &legal),
+                    "{fen}: code {packed:#06x}"
+                );
+            }
         }
     }
 }

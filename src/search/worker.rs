@@ -17,9 +17,9 @@ use crate::nnue::Network;
 use crate::position::Position;
 use crate::see::see_ge;
 use crate::tablebase::Outcome;
-use crate::tt::{decode_move, encode_move, Bound, TranspositionTable, TtHit};
+use crate::tt::{decode_move, decode_move_in, encode_move, Bound, TranspositionTable, TtHit};
 use once_cell::sync::Lazy;
-use shakmaty::{Color, Move, MoveList, Position as _, Role};
+use shakmaty::{Chess, Color, Move, MoveList, Position as _, Role};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -463,19 +463,27 @@ impl<'a> Worker<'a> {
             }
         }
 
-        // Step 7. Generate and order moves; no legal move means mate or stalemate. A singular
-        // test whose excluded move is the only one fails low: that move is singular indeed.
-        let mut legal = self.pos.legal_moves();
-        if legal.is_empty() {
-            return if in_check { -MATE + ply as i32 } else { DRAW };
-        }
-        if let Some(excluded) = excluded {
-            legal.retain(|mv| *mv != excluded);
-            if legal.is_empty() {
-                return alpha;
+        // Step 7. Order moves: a legal table move goes first, before the others are generated.
+        // Without one they are generated now: none means mate or stalemate, and a singular
+        // test whose excluded move is the only one fails low (that move is singular indeed).
+        let tt_move = hit.and_then(|hit| decode_move_in(hit.packed_move, self.pos.chess()));
+        let hints = self.ordering_hints(tt_move, ply);
+        let mut picker = match tt_move {
+            Some(tt_move) => MovePicker::table_move_first(tt_move, hints, Chess::legal_moves),
+            None => {
+                let mut legal = self.pos.legal_moves();
+                if legal.is_empty() {
+                    return if in_check { -MATE + ply as i32 } else { DRAW };
+                }
+                if let Some(excluded) = excluded {
+                    legal.retain(|mv| *mv != excluded);
+                    if legal.is_empty() {
+                        return alpha;
+                    }
+                }
+                MovePicker::new(legal, hints)
             }
-        }
-        let tt_move = hit.and_then(|hit| decode_move(hit.packed_move, &legal));
+        };
         // A singular test probes no table (`hit` is None), so it never nests another one.
         let singular_score = hit
             .filter(|&hit| self.is_singular_candidate(hit, depth, ply))
@@ -489,8 +497,6 @@ impl<'a> Worker<'a> {
         }
         let side = self.pos.turn();
         let contexts = self.contexts(ply);
-        let hints = self.ordering_hints(tt_move, ply);
-        let mut picker = MovePicker::new(legal, hints);
 
         // Step 8. The move loop: PVS with late-move reductions.
         let original_alpha = alpha;
@@ -522,7 +528,7 @@ impl<'a> Worker<'a> {
                 {
                     // The picker drops the quiets left but the checks, unscored and unscanned.
                     skip_quiets = true;
-                    picker.skip_quiets(|quiet| self.pos.gives_check(quiet));
+                    picker.skip_quiets(self.pos.chess(), |quiet| self.pos.gives_check(quiet));
                     continue;
                 }
                 // A quiet whose continuations have gone badly is skipped near the leaves.
@@ -941,8 +947,13 @@ enum Singularity {
     MultiCut(i32),
 }
 
+/// Whether quiescence looks at `mv` outside check: one `tactical_moves` yields.
+fn is_tactical(mv: Move) -> bool {
+    mv.is_capture() || mv.promotion() == Some(Role::Queen)
+}
+
 /// Captures, en passant and queen promotions: the moves quiescence looks at.
-fn tactical_moves(chess: &shakmaty::Chess) -> MoveList {
+fn tactical_moves(chess: &Chess) -> MoveList {
     let mut moves = chess.capture_moves();
     for mv in chess.promotion_moves() {
         if !mv.is_capture() && mv.promotion() == Some(Role::Queen) {

@@ -55,19 +55,23 @@ impl Worker<'_> {
         }
         alpha = alpha.max(stand_pat);
 
-        let moves = if in_check {
-            let evasions = self.pos.legal_moves();
-            if evasions.is_empty() {
-                return -MATE + ply as i32;
-            }
-            evasions
-        } else {
-            tactical_moves(self.pos.chess())
-        };
-        let tt_move = hit.and_then(|hit| decode_move(hit.packed_move, &moves));
+        // A table move this node would try goes first, before the others are generated.
+        let generate: fn(&Chess) -> MoveList = if in_check { Chess::legal_moves } else { tactical_moves };
+        let tt_move = hit
+            .and_then(|hit| decode_move_in(hit.packed_move, self.pos.chess()))
+            .filter(|&mv| in_check || is_tactical(mv));
         let hints = OrderingHints { tt_move, ..OrderingHints::default() };
+        let mut picker = match tt_move {
+            Some(tt_move) => MovePicker::table_move_first(tt_move, hints, generate),
+            None => {
+                let moves = generate(self.pos.chess());
+                if in_check && moves.is_empty() {
+                    return -MATE + ply as i32;
+                }
+                MovePicker::new(moves, hints)
+            }
+        };
         let side = self.pos.turn();
-        let mut picker = MovePicker::new(moves, hints);
         let mut best_score = stand_pat;
         let mut best_move = None;
         while let Some(mv) =
