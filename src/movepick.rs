@@ -90,6 +90,7 @@ pub struct MovePicker {
 }
 
 impl MovePicker {
+    /// `hints.tt_move`, when given, must be one of `moves`.
     pub fn new(moves: MoveList, hints: OrderingHints) -> MovePicker {
         MovePicker {
             moves,
@@ -129,18 +130,18 @@ impl MovePicker {
             match self.stage {
                 Stage::TableMove => {
                     self.stage = Stage::GatherTacticals;
-                    if self.pending.is_some() {
+                    if self.hints.tt_move.is_some() {
                         return self.hints.tt_move;
-                    }
-                    let tt_index = self.hints.tt_move.and_then(|tt| self.moves.iter().position(|&m| m == tt));
-                    if let Some(index) = tt_index {
-                        self.take(index);
-                        return Some(self.moves[0]);
                     }
                 }
                 Stage::GatherTacticals => {
                     self.stage = Stage::GoodTacticals;
                     self.generate(pos);
+                    // The table move went out first: out of the list with it.
+                    let tt_index = self.hints.tt_move.and_then(|tt| self.moves.iter().position(|&m| m == tt));
+                    if let Some(index) = tt_index {
+                        self.take(index);
+                    }
                     self.gather_tacticals(&history);
                 }
                 Stage::GoodTacticals => {
@@ -222,16 +223,10 @@ impl MovePicker {
         }
     }
 
-    /// Generates the moves of a picker made by `table_move_first`, the table move already
-    /// handed out.
+    /// Generates the moves of a picker made by `table_move_first` (once).
     fn generate(&mut self, pos: &Chess) {
-        let Some(generate) = self.pending.take() else { return };
-        self.moves = generate(pos);
-        if self.stage == Stage::TableMove {
-            return; // not handed out yet: the table move stage finds it in the list
-        }
-        if let Some(index) = self.hints.tt_move.and_then(|tt| self.moves.iter().position(|&m| m == tt)) {
-            self.take(index);
+        if let Some(generate) = self.pending.take() {
+            self.moves = generate(pos);
         }
     }
 

@@ -288,15 +288,16 @@ impl TranspositionTable {
 pub fn encode_move(m: Move) -> u16 {
     let from = m.from().map_or(0, |sq| sq as u16);
     let to = m.to() as u16;
-    let promotion = match m.promotion() {
-        Some(Role::Knight) => 1,
-        Some(Role::Bishop) => 2,
-        Some(Role::Rook) => 3,
-        Some(Role::Queen) => 4,
-        _ => 0,
-    };
+    let promotion = m
+        .promotion()
+        .and_then(|role| PROMOTION_CODES.iter().position(|&code| code == Some(role)))
+        .unwrap_or(0) as u16;
     from | to << 6 | promotion << 12
 }
+
+/// The promotion role each 3-bit code names (0: none; 5-7 name nothing).
+const PROMOTION_CODES: [Option<Role>; 5] =
+    [None, Some(Role::Knight), Some(Role::Bishop), Some(Role::Rook), Some(Role::Queen)];
 
 /// The legal move with this code, if there is one.
 pub fn decode_move(packed: u16, legal: &MoveList) -> Option<Move> {
@@ -317,14 +318,7 @@ pub fn decode_move_in(packed: u16, pos: &Chess) -> Option<Move> {
     }
     let square = |bits: u16| Square::new(u32::from(bits & 63));
     let (from, to) = (square(packed), square(packed >> 6));
-    let promotion = match packed >> 12 {
-        0 => None,
-        1 => Some(Role::Knight),
-        2 => Some(Role::Bishop),
-        3 => Some(Role::Rook),
-        4 => Some(Role::Queen),
-        _ => return None,
-    };
+    let promotion = *PROMOTION_CODES.get(usize::from(packed >> 12))?;
     let board = pos.board();
     let us = pos.turn();
     let moving = board.piece_at(from).filter(|piece| piece.color == us)?;
@@ -395,14 +389,13 @@ mod tests {
         assert!(table.probe(42).is_none());
     }
 
+    fn chess(fen: &str, chess960: bool) -> Chess {
+        crate::position::Position::from_fen(fen, chess960).unwrap().chess().clone()
+    }
+
     #[test]
     fn every_legal_move_code_is_unique() {
-        use shakmaty::{fen::Fen, CastlingMode, Chess, Position};
-        let pos: Chess = "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1"
-            .parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap();
+        let pos = chess("r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1", false);
         let legal = pos.legal_moves();
         for &m in &legal {
             assert_eq!(decode_move(encode_move(m), &legal), Some(m));
@@ -413,19 +406,18 @@ mod tests {
     /// checks: decoding from the position finds exactly what searching the move list finds.
     #[test]
     fn decoding_from_the_position_agrees_with_the_move_list() {
-        use shakmaty::{fen::Fen, CastlingMode, Chess, Position};
         let fens = [
-            ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", CastlingMode::Standard),
-            ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/Pp2P3/2N2Q1p/1PPBBPPP/R3K2R b KQkq a3 0 1", CastlingMode::Standard),
-            ("r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1", CastlingMode::Standard),
-            ("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", CastlingMode::Standard),
-            ("8/8/3k4/2pP4/8/8/8/3K4 w - c6 0 2", CastlingMode::Standard),
-            ("4k3/8/8/8/8/8/8/R3K2r w Q - 0 1", CastlingMode::Standard),
-            ("1rqbkrbn/1ppppp1p/1n6/p1N3p1/8/2P4P/PP1PPPP1/1RQBKRBN w FBfb - 0 9", CastlingMode::Chess960),
-            ("rk2r3/8/8/8/8/8/8/RK2R3 w EAea - 0 1", CastlingMode::Chess960),
+            ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", false),
+            ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/Pp2P3/2N2Q1p/1PPBBPPP/R3K2R b KQkq a3 0 1", false),
+            ("r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1", false),
+            ("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", false),
+            ("8/8/3k4/2pP4/8/8/8/3K4 w - c6 0 2", false),
+            ("4k3/8/8/8/8/8/8/R3K2r w Q - 0 1", false),
+            ("1rqbkrbn/1ppppp1p/1n6/p1N3p1/8/2P4P/PP1PPPP1/1RQBKRBN w FBfb - 0 9", true),
+            ("rk2r3/8/8/8/8/8/8/RK2R3 w EAea - 0 1", true),
         ];
-        for (fen, mode) in fens {
-            let pos: Chess = fen.parse::<Fen>().unwrap().into_position(mode).unwrap();
+        for (fen, chess960) in fens {
+            let pos = chess(fen, chess960);
             let legal = pos.legal_moves();
             for packed in 0..=u16::MAX {
                 assert_eq!(

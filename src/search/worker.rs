@@ -955,10 +955,7 @@ fn is_tactical(mv: Move) -> bool {
 /// Captures, en passant and queen promotions: the moves quiescence looks at.
 fn tactical_moves(chess: &Chess) -> MoveList {
     let mut moves = chess.capture_moves();
-    for mv in chess.promotion_moves() {
-        if !mv.is_capture() && mv.promotion() == Some(Role::Queen) {
-            moves.push(mv);
-        }
-    }
+    // Capturing promotions came with the captures.
+    moves.extend(chess.promotion_moves().into_iter().filter(|&mv| !mv.is_capture() && is_tactical(mv)));
     moves
 }
