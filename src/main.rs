@@ -404,7 +404,7 @@ fn main() -> ExitCode {
                 let ms = position.elapsed.as_secs_f64() * 1000.0;
                 eprintln!("position {:2}: {:>10} nodes {ms:>9.1} ms  {fen}", index + 1, position.nodes);
             });
-            eprintln!("total time {:.3} s", result.elapsed.as_secs_f64());
+            eprintln!("search time {:.3} s", result.elapsed.as_secs_f64());
             println!("{} nodes {} nps", result.nodes, result.nps());
             ExitCode::SUCCESS
         }
