@@ -135,7 +135,8 @@ enum CliCommand {
     /// Fits the win/draw/loss model (score and material to win, draw and loss rates) to
     /// `patina datagen` data and writes it as a generated Rust file (src/wdl/fitted.rs).
     WdlFit {
-        /// A data file of `FEN | score | result` lines; repeat for several.
+        /// A datagen record file, or `FEN | score | result` lines when named `*.txt`; repeat
+        /// for several.
         #[arg(long, value_name = "FILE", required = true)]
         data: Vec<PathBuf>,
         /// Where to write the generated model (e.g. src/wdl/fitted.rs).

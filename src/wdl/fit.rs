@@ -1,8 +1,10 @@
 //! `patina wdl-fit`: fits the win/draw/loss model (`mod.rs`) to `patina datagen` games and
 //! writes it as a Rust file (`src/wdl/fitted.rs`).
 //!
-//! The recipe: read `FEN | score | result` lines (both White's point of view; the parser is
-//! `patina tune`'s) keeping only each position's material, score and result; pool positions
+//! The recipe: read datagen's records (the positions a static evaluation learns from: not in
+//! check, best move quiet, no mate score, as `patina train` reads them) or `FEN | score |
+//! result` lines of a `*.txt` file (both White's point of view; the parser is `patina tune`'s),
+//! keeping only each position's material, score and result; pool positions
 //! with the same material and score into cells; fit `a` and `b` by maximum likelihood of the
 //! results, first as constants (the phase-independent baseline, reported for comparison), then
 //! as cubics starting from it; write the coefficients under a header saying how they were made.
@@ -15,7 +17,8 @@
 //! still consistent, only the data is worth fewer positions than it holds.
 
 use super::{material, material_x, Cubic, Model, MATERIAL_MAX};
-use crate::datagen::recorded_checkpoint;
+use crate::data::{DataResult, Filter, PackedPosition, RecordReader};
+use crate::datagen::{recorded_checkpoint, DataFormat};
 use crate::tune::{read_data_line, DataLine, FileCounts, NO_POSITIONS};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -68,8 +71,45 @@ pub struct Sample {
     pub result_halves: u8,
 }
 
-/// Appends the positions of `path` to `samples` until it holds `limit`.
+/// Appends the positions of `path` (records, or text lines when it is `*.txt`) to `samples`
+/// until it holds `limit`.
 pub fn load(path: &Path, limit: usize, samples: &mut Vec<Sample>) -> Result<FileCounts, FitError> {
+    match DataFormat::of(path) {
+        DataFormat::Records => load_records(path, limit, samples),
+        DataFormat::Text => load_text(path, limit, samples),
+    }
+}
+
+/// The classic material count of a record's pieces (`super::material` for a board).
+fn record_material(record: &PackedPosition) -> i32 {
+    const VALUES: [i32; 6] = [1, 3, 3, 5, 9, 0];
+    let total: i32 =
+        record.raw_pieces().map(|(_, code)| VALUES.get(usize::from(code & 7)).copied().unwrap_or(0)).sum();
+    total.min(MATERIAL_MAX)
+}
+
+fn load_records(path: &Path, limit: usize, samples: &mut Vec<Sample>) -> Result<FileCounts, FitError> {
+    let io_error = |error| FitError::Io { path: path.to_path_buf(), error };
+    let mut reader = RecordReader::open(path, Filter::TRAINING).map_err(io_error)?;
+    let mut counts = FileCounts::default();
+    while samples.len() < limit {
+        let Some(record) = reader.next_record().map_err(io_error)? else { break };
+        let result_halves = match record.result() {
+            DataResult::BlackWins => 0,
+            DataResult::Draw => 1,
+            DataResult::WhiteWins => 2,
+        };
+        samples.push(Sample {
+            material: record_material(&record) as u8,
+            score_cp: i32::from(record.white_score()),
+            result_halves,
+        });
+        counts.positions += 1;
+    }
+    Ok(counts)
+}
+
+fn load_text(path: &Path, limit: usize, samples: &mut Vec<Sample>) -> Result<FileCounts, FitError> {
     let io_error = |error| FitError::Io { path: path.to_path_buf(), error };
     let mut reader = BufReader::new(std::fs::File::open(path).map_err(io_error)?);
     let mut counts = FileCounts::default();

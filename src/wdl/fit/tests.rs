@@ -65,3 +65,37 @@ fn rendered_file_states_its_origin() {
         assert!(text.contains(needle), "missing '{needle}' in\n{text}");
     }
 }
+
+#[test]
+fn records_and_text_lines_give_the_same_samples() {
+    use crate::data::{GamePlace, RecordWriter, SearchLabel};
+    use crate::position::Position;
+    let dir = std::env::temp_dir().join(format!("patina-wdl-fit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fens = [
+        ("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", 35, DataResult::WhiteWins, "1.0"),
+        ("8/5k2/8/8/3R4/8/2K5/8 w - - 10 60", 540, DataResult::Draw, "0.5"),
+        ("r3k2r/8/8/8/8/8/6q1/4K3 w kq - 0 40", -900, DataResult::BlackWins, "0.0"),
+    ];
+    let records = dir.join("d.bin");
+    let mut writer = RecordWriter::create(&records).unwrap();
+    let mut text = String::new();
+    for (fen, score, result, label) in fens {
+        let pos = Position::from_fen(fen, false).unwrap();
+        let search =
+            SearchLabel { white_score: score, mate: false, best_is_capture: false, best_is_promotion: false };
+        let place = GamePlace { ply: 20, game_start: false, result };
+        writer.write(&PackedPosition::pack(pos.chess(), search, place).unwrap()).unwrap();
+        text.push_str(&format!("{fen} | {score} | {label}\n"));
+    }
+    writer.finish().unwrap();
+    let lines = dir.join("d.txt");
+    std::fs::write(&lines, text).unwrap();
+
+    let (mut from_records, mut from_text) = (Vec::new(), Vec::new());
+    assert_eq!(load(&records, usize::MAX, &mut from_records).unwrap().positions, 3);
+    assert_eq!(load(&lines, usize::MAX, &mut from_text).unwrap().positions, 3);
+    assert_eq!(from_records, from_text);
+    assert_eq!(from_records[1], Sample { material: 5, score_cp: 540, result_halves: 1 });
+    std::fs::remove_dir_all(&dir).unwrap();
+}
