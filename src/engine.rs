@@ -19,7 +19,7 @@ mod inspect;
 mod request;
 
 pub use events::{Answer, EngineEvent};
-pub use inspect::{evaluate, game_result, set_eval_file, Evaluation};
+pub use inspect::{evaluate, game_result, set_eval_file, set_use_nnue, Evaluation};
 pub use request::{GoClocks, GoPlan, GoRequest};
 
 // The engine side's data types and services the UCI layer names, so that it depends on the

@@ -91,6 +91,40 @@ fn datagen_records_feed_data_verbs_and_train_a_net_the_engine_loads() {
 }
 
 #[test]
+fn the_net_plays_by_default_and_use_nnue_false_plays_the_hand_written_evaluation() {
+    let mut engine = EngineProcess::spawn();
+    engine.send("position fen r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
+    engine.send("eval");
+    let (line, _) = engine.expect_line(|l| l.starts_with("Network evaluation:"), QUICK);
+    assert!(line.contains("what the search uses"), "{line}");
+    let net_search = engine.go("go depth 6", QUICK);
+
+    engine.send("setoption name UseNNUE value false");
+    let (said, _) = engine.expect_line(|l| l.starts_with("info string"), QUICK);
+    assert_eq!(said, "info string UseNNUE: the hand-written evaluation plays");
+    engine.send("eval");
+    let (line, _) = engine.expect_line(|l| l.starts_with("Network evaluation:"), QUICK);
+    assert!(line.contains("not playing"), "{line}");
+    engine.send("ucinewgame");
+    let hand_search = engine.go("go depth 6", QUICK);
+    // Two evaluations that agree on the score and the size of a depth-6 tree would be a
+    // coincidence: a different tree says the setting reached the search.
+    let summary = |search: &common::Search| {
+        let last = *search.infos().last().expect("an info line");
+        (common::score(last), common::field(last, "nodes"))
+    };
+    assert_ne!(summary(&net_search), summary(&hand_search));
+
+    engine.send("setoption name UseNNUE value maybe");
+    let (refused, _) = engine.expect_line(|l| l.starts_with("info string"), QUICK);
+    assert!(refused.starts_with("info string error: ") && refused.contains("UseNNUE"), "{refused}");
+    engine.send("setoption name UseNNUE value true");
+    let (said, _) = engine.expect_line(|l| l.starts_with("info string"), QUICK);
+    assert_eq!(said, "info string UseNNUE: the net plays");
+    engine.assert_ready();
+}
+
+#[test]
 fn bad_net_files_are_refused_and_the_net_is_kept() {
     let dir = scratch("nnue", "refused");
     let truncated = dir.join("truncated.nnue");

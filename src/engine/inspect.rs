@@ -18,17 +18,16 @@ pub struct Evaluation {
     pub network_white_cp: i32,
     /// The hash of the network that scored it.
     pub net_hash: u64,
-    /// Whether that network plays (`EvalFile`), or is only the compiled-in one shown for
-    /// comparison while the hand-written evaluation plays.
+    /// Whether that network plays, or is only shown for comparison while the hand-written
+    /// evaluation plays (`UseNNUE` off).
     pub net_plays: bool,
 }
 
-/// `pos` evaluated by the hand-written terms and by the net in use (or the compiled-in one).
+/// `pos` evaluated by the hand-written terms and by the chosen net (`EvalFile`'s or the
+/// compiled-in one), whichever plays.
 pub fn evaluate(pos: &Position) -> Evaluation {
-    let (net, net_plays) = match nnue::active() {
-        Some(net) => (net, true),
-        None => (nnue::default_network(), false),
-    };
+    let net = nnue::chosen();
+    let net_plays = nnue::active().is_some();
     let own = pos.clone().evaluate_network(&net);
     let network_white_cp = if pos.turn() == Color::White { own } else { -own };
     Evaluation { breakdown: eval::breakdown(pos.chess()), network_white_cp, net_hash: net.hash(), net_plays }
@@ -39,12 +38,18 @@ pub fn game_result(pos: &Position) -> Verdict {
     rules::judge(pos)
 }
 
-/// Makes the net in the file at `path` the one searches use from their next start, or with an
-/// empty `path` restores the default evaluation. `Some(hash)` of the net that now plays, `None`
-/// when the hand-written evaluation plays; on error the evaluation is unchanged.
-pub fn set_eval_file(path: &str) -> Result<Option<u64>, NetError> {
+/// Makes the net in the file at `path` the one searches use from their next start (while
+/// `UseNNUE` is on), or with an empty `path` the compiled-in net; returns the chosen net's
+/// hash. On error the choice is unchanged.
+pub fn set_eval_file(path: &str) -> Result<u64, NetError> {
     if path.is_empty() {
-        return Ok(nnue::reset_active().map(|net| net.hash()));
+        return Ok(nnue::reset_chosen().hash());
     }
-    nnue::load_active(Path::new(path)).map(|net| Some(net.hash()))
+    nnue::load_chosen(Path::new(path)).map(|net| net.hash())
+}
+
+/// `UseNNUE`: whether the chosen net plays (true) or the hand-written evaluation (false), from
+/// the next search's start.
+pub fn set_use_nnue(on: bool) {
+    nnue::set_net_plays(on);
 }

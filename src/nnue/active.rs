@@ -1,11 +1,12 @@
-//! The evaluation the engine plays with: the net compiled into the binary
-//! (`nets/default.nnue`, so a fresh `make` gives a complete engine), another loaded by
-//! `EvalFile`, or, while no net has beaten it, the hand-written evaluation.
+//! The evaluation the engine plays with: a net (the one compiled into the binary,
+//! `nets/default.nnue`, so a fresh `make` gives a complete engine, or another loaded by
+//! `EvalFile`), or the hand-written evaluation when `UseNNUE` is off.
 //!
-//! `NET_PLAYS_BY_DEFAULT` says whether the compiled-in net plays from the start; it turns on
-//! once a net has won its match against the hand-written evaluation (`docs/nets.md`).
-//! Searches take an `Arc` of the active net when they start, so a load never changes the net
-//! under a running search; a failed load leaves the old choice in place.
+//! The net plays by default since net 1 beat the hand-written evaluation in its 400-game match
+//! (`docs/nets.md`); the hand-written one stays for the `eval` breakdown a person reads and as
+//! the fixed yardstick a new net is gauged against. Searches take an `Arc` of the active net
+//! when they start, so a change never reaches a running search; a failed load leaves the old
+//! choice in place.
 
 use super::{NetError, Network};
 use once_cell::sync::Lazy;
@@ -19,11 +20,14 @@ static DEFAULT: Lazy<Arc<Network>> = Lazy::new(|| {
     Arc::new(Network::from_bytes(DEFAULT_BYTES).expect("the compiled-in net is valid (tested)"))
 });
 
-/// Whether the compiled-in net plays when no `EvalFile` is given.
-pub const NET_PLAYS_BY_DEFAULT: bool = false;
+/// The net `EvalFile` chose and whether it plays (`UseNNUE`).
+struct Choice {
+    net: Arc<Network>,
+    plays: bool,
+}
 
-static ACTIVE: Lazy<RwLock<Option<Arc<Network>>>> =
-    Lazy::new(|| RwLock::new(NET_PLAYS_BY_DEFAULT.then(default_network)));
+static CHOICE: Lazy<RwLock<Choice>> =
+    Lazy::new(|| RwLock::new(Choice { net: default_network(), plays: true }));
 
 /// The compiled-in net.
 pub fn default_network() -> Arc<Network> {
@@ -32,25 +36,36 @@ pub fn default_network() -> Arc<Network> {
 
 /// The net searches use now; `None` while the hand-written evaluation plays.
 pub fn active() -> Option<Arc<Network>> {
-    ACTIVE.read().clone()
+    let choice = CHOICE.read();
+    choice.plays.then(|| choice.net.clone())
 }
 
-/// What `EvalFile`'s empty value restores: the compiled-in net when it plays by default.
-pub fn reset_active() -> Option<Arc<Network>> {
-    let choice = NET_PLAYS_BY_DEFAULT.then(default_network);
-    *ACTIVE.write() = choice.clone();
-    choice
+/// The net `EvalFile` chose, whether or not it plays.
+pub fn chosen() -> Arc<Network> {
+    CHOICE.read().net.clone()
 }
 
-/// Makes `net` the one searches use from their next start.
-pub fn set_active(net: Arc<Network>) {
-    *ACTIVE.write() = Some(net);
+/// Makes the compiled-in net the chosen one again (`EvalFile` set to empty).
+pub fn reset_chosen() -> Arc<Network> {
+    let net = default_network();
+    CHOICE.write().net = net.clone();
+    net
 }
 
-/// Loads a net file and makes it active; on error the active net is unchanged.
-pub fn load_active(path: &Path) -> Result<Arc<Network>, NetError> {
+/// Makes `net` the chosen one, from the next search's start.
+pub fn set_chosen(net: Arc<Network>) {
+    CHOICE.write().net = net;
+}
+
+/// Whether the chosen net plays (true) or the hand-written evaluation (false).
+pub fn set_net_plays(plays: bool) {
+    CHOICE.write().plays = plays;
+}
+
+/// Loads a net file and makes it the chosen one; on error the choice is unchanged.
+pub fn load_chosen(path: &Path) -> Result<Arc<Network>, NetError> {
     let net = Arc::new(Network::load(path)?);
-    set_active(net.clone());
+    set_chosen(net.clone());
     Ok(net)
 }
 

@@ -20,14 +20,14 @@
 //!
 //! `file.rs` reads and writes the versioned net file, `accumulator.rs` keeps accumulators
 //! current along the search's moves, `active.rs` holds the net the engine plays with (the one
-//! compiled in, or `EvalFile`'s).
+//! compiled in, or `EvalFile`'s; the hand-written evaluation with `UseNNUE` off).
 
 mod accumulator;
 mod active;
 mod file;
 
 pub use accumulator::{Accumulator, AccumulatorStack};
-pub use active::{active, default_network, load_active, reset_active, set_active, NET_PLAYS_BY_DEFAULT};
+pub use active::{active, chosen, default_network, load_chosen, reset_chosen, set_chosen, set_net_plays};
 pub use file::{fnv1a, NetError};
 
 use shakmaty::{Board, Color, Role, Square};

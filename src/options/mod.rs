@@ -52,6 +52,8 @@ pub struct EngineOptions {
     pub syzygy_50_move_rule: bool,
     /// `EvalFile`: a net file to evaluate with; empty for the one compiled in.
     pub eval_file: String,
+    /// `UseNNUE`: the net plays (true) or the hand-written evaluation (false).
+    pub use_nnue: bool,
 }
 
 /// How a UCI option is declared.
@@ -208,6 +210,7 @@ pub enum OptionChange {
     Syzygy50MoveRule(bool),
     /// A net file, or empty for the compiled-in net.
     EvalFile(String),
+    UseNnue(bool),
 }
 
 /// Why a `setoption` or an `engine.toml` entry was refused.
@@ -304,6 +307,7 @@ impl Default for EngineOptions {
             syzygy_probe_limit: 0,
             syzygy_50_move_rule: false,
             eval_file: String::new(),
+            use_nnue: false,
         };
         for spec in &OPTIONS {
             if let Some(value) = spec.default.value() {
@@ -366,6 +370,7 @@ impl EngineOptions {
             OptionChange::SyzygyProbeLimit(pieces) => self.syzygy_probe_limit = pieces,
             OptionChange::Syzygy50MoveRule(on) => self.syzygy_50_move_rule = on,
             OptionChange::EvalFile(ref path) => self.eval_file = path.clone(),
+            OptionChange::UseNnue(on) => self.use_nnue = on,
             OptionChange::ClearHash => {}
         }
     }

@@ -5,7 +5,7 @@ use super::{DefaultValue, OptionChange, OptionKind, OptionSpec, Value};
 use crate::strength;
 
 /// Every option, in the order `uci` lists them, `engine.toml` and the README show them.
-pub const OPTIONS: [OptionSpec; 16] = [
+pub const OPTIONS: [OptionSpec; 17] = [
     OptionSpec {
         name: "Hash",
         key: Some("hash_mib"),
@@ -149,5 +149,15 @@ pub const OPTIONS: [OptionSpec; 16] = [
         doc: "a net file to evaluate with; empty is the build's default",
         change: |v| OptionChange::EvalFile(v.text()),
         current: |o| Value::Text(o.eval_file.clone()),
+    },
+    OptionSpec {
+        name: "UseNNUE",
+        key: Some("use_nnue"),
+        kind: OptionKind::Check,
+        default: DefaultValue::Flag(true),
+        doc:
+            "evaluate with the net (EvalFile's or the built-in one); false plays the hand-written evaluation",
+        change: |v| OptionChange::UseNnue(v.flag()),
+        current: |o| Value::Flag(o.use_nnue),
     },
 ];

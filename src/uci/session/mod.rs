@@ -79,6 +79,7 @@ impl<W: Write> Session<W> {
             engine::set_eval_file(&options.eval_file)
                 .map_err(|e| format!("eval_file '{}': {e}", options.eval_file))?;
         }
+        engine::set_use_nnue(options.use_nnue);
         let (jobs, job_events) = Jobs::new();
         let mode = castling_mode(options.chess960);
         let session = Session {
@@ -258,10 +259,20 @@ impl<W: Write> Session<W> {
                 }
             }
             OptionChange::EvalFile(ref path) => match engine::set_eval_file(path) {
-                Ok(Some(hash)) => self.say(&format!("info string EvalFile: net {hash:016x} loaded")),
-                Ok(None) => self.say("info string EvalFile: the hand-written evaluation plays"),
+                Ok(hash) if self.options.use_nnue => self.say(&format!("info string EvalFile: net {hash:016x} loaded")),
+                Ok(hash) => self.say(&format!(
+                    "info string EvalFile: net {hash:016x} loaded; UseNNUE is false, so the hand-written evaluation plays"
+                )),
                 Err(error) => return self.error(&format!("EvalFile: {error}; the net is unchanged")),
             },
+            OptionChange::UseNnue(on) => {
+                engine::set_use_nnue(on);
+                self.say(if on {
+                    "info string UseNNUE: the net plays"
+                } else {
+                    "info string UseNNUE: the hand-written evaluation plays"
+                });
+            }
             OptionChange::DebugLogFile(ref path) => {
                 if path.is_empty() {
                     self.log = None;
