@@ -4,10 +4,11 @@
 
 use super::{Breakdown, Position, Verdict};
 use crate::eval;
-use crate::nnue::{self, NetError};
+use crate::nnue::{self, NetError, Network};
 use crate::rules;
 use shakmaty::Color;
 use std::path::Path;
+use std::sync::Arc;
 
 /// A position's static evaluation, both ways the engine can evaluate it.
 #[derive(Debug, Clone)]
@@ -42,10 +43,11 @@ pub fn game_result(pos: &Position) -> Verdict {
 /// `UseNNUE` is on), or with an empty `path` the compiled-in net; returns the chosen net's
 /// hash. On error the choice is unchanged.
 pub fn set_eval_file(path: &str) -> Result<u64, NetError> {
-    if path.is_empty() {
-        return Ok(nnue::reset_chosen().hash());
-    }
-    nnue::load_chosen(Path::new(path)).map(|net| net.hash())
+    let net =
+        if path.is_empty() { nnue::default_network() } else { Arc::new(Network::load(Path::new(path))?) };
+    let hash = net.hash();
+    nnue::set_chosen(net);
+    Ok(hash)
 }
 
 /// `UseNNUE`: whether the chosen net plays (true) or the hand-written evaluation (false), from

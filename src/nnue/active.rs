@@ -8,10 +8,9 @@
 //! when they start, so a change never reaches a running search; a failed load leaves the old
 //! choice in place.
 
-use super::{NetError, Network};
+use super::Network;
 use once_cell::sync::Lazy;
 use parking_lot::RwLock;
-use std::path::Path;
 use std::sync::Arc;
 
 static DEFAULT_BYTES: &[u8] = include_bytes!("../../nets/default.nnue");
@@ -45,13 +44,6 @@ pub fn chosen() -> Arc<Network> {
     CHOICE.read().net.clone()
 }
 
-/// Makes the compiled-in net the chosen one again (`EvalFile` set to empty).
-pub fn reset_chosen() -> Arc<Network> {
-    let net = default_network();
-    CHOICE.write().net = net.clone();
-    net
-}
-
 /// Makes `net` the chosen one, from the next search's start.
 pub fn set_chosen(net: Arc<Network>) {
     CHOICE.write().net = net;
@@ -60,13 +52,6 @@ pub fn set_chosen(net: Arc<Network>) {
 /// Whether the chosen net plays (true) or the hand-written evaluation (false).
 pub fn set_net_plays(plays: bool) {
     CHOICE.write().plays = plays;
-}
-
-/// Loads a net file and makes it the chosen one; on error the choice is unchanged.
-pub fn load_chosen(path: &Path) -> Result<Arc<Network>, NetError> {
-    let net = Arc::new(Network::load(path)?);
-    set_chosen(net.clone());
-    Ok(net)
 }
 
 #[cfg(test)]

@@ -27,7 +27,7 @@ mod active;
 mod file;
 
 pub use accumulator::{Accumulator, AccumulatorStack};
-pub use active::{active, chosen, default_network, load_chosen, reset_chosen, set_chosen, set_net_plays};
+pub use active::{active, chosen, default_network, set_chosen, set_net_plays};
 pub use file::{fnv1a, NetError};
 
 use shakmaty::{Board, Color, Role, Square};

@@ -16,8 +16,8 @@
 //! Positions of one game share its result, so they are not independent draws; the estimate is
 //! still consistent, only the data is worth fewer positions than it holds.
 
-use super::{material, material_x, Cubic, Model, MATERIAL_MAX};
-use crate::data::{DataResult, Filter, PackedPosition, RecordReader};
+use super::{board_material, material, material_x, Cubic, Model, MATERIAL_MAX};
+use crate::data::{Filter, RecordReader};
 use crate::datagen::{recorded_checkpoint, DataFormat};
 use crate::tune::{read_data_line, DataLine, FileCounts, NO_POSITIONS};
 use std::collections::BTreeMap;
@@ -80,29 +80,16 @@ pub fn load(path: &Path, limit: usize, samples: &mut Vec<Sample>) -> Result<File
     }
 }
 
-/// The classic material count of a record's pieces (`super::material` for a board).
-fn record_material(record: &PackedPosition) -> i32 {
-    const VALUES: [i32; 6] = [1, 3, 3, 5, 9, 0];
-    let total: i32 =
-        record.raw_pieces().map(|(_, code)| VALUES.get(usize::from(code & 7)).copied().unwrap_or(0)).sum();
-    total.min(MATERIAL_MAX)
-}
-
 fn load_records(path: &Path, limit: usize, samples: &mut Vec<Sample>) -> Result<FileCounts, FitError> {
     let io_error = |error| FitError::Io { path: path.to_path_buf(), error };
     let mut reader = RecordReader::open(path, Filter::TRAINING).map_err(io_error)?;
     let mut counts = FileCounts::default();
     while samples.len() < limit {
         let Some(record) = reader.next_record().map_err(io_error)? else { break };
-        let result_halves = match record.result() {
-            DataResult::BlackWins => 0,
-            DataResult::Draw => 1,
-            DataResult::WhiteWins => 2,
-        };
         samples.push(Sample {
-            material: record_material(&record) as u8,
+            material: board_material(&record.to_setup().board) as u8,
             score_cp: i32::from(record.white_score()),
-            result_halves,
+            result_halves: (2.0 * record.result().white_points()) as u8,
         });
         counts.positions += 1;
     }

@@ -28,7 +28,7 @@
 pub mod fit;
 
 use crate::search::Score;
-use shakmaty::{Chess, Position as _, Role};
+use shakmaty::{Board, Chess, Position as _, Role};
 
 /// The most material `material` reports: everything of the starting position.
 pub const MATERIAL_MAX: i32 = 78;
@@ -89,7 +89,11 @@ impl Probabilities {
 /// The game-phase measure the model is fitted on: pawns 1, knights and bishops 3, rooks 5,
 /// queens 9, both sides, capped at `MATERIAL_MAX` (only promotions could pass it).
 pub fn material(pos: &Chess) -> i32 {
-    let board = pos.board();
+    board_material(pos.board())
+}
+
+/// `material` of a bare board (a training record has no `Chess`).
+pub fn board_material(board: &Board) -> i32 {
     let count = |role| board.by_role(role).count() as i32;
     let total = count(Role::Pawn)
         + 3 * (count(Role::Knight) + count(Role::Bishop))

@@ -68,7 +68,7 @@ fn rendered_file_states_its_origin() {
 
 #[test]
 fn records_and_text_lines_give_the_same_samples() {
-    use crate::data::{GamePlace, RecordWriter, SearchLabel};
+    use crate::data::{DataResult, GamePlace, PackedPosition, RecordWriter, SearchLabel};
     use crate::position::Position;
     let dir = std::env::temp_dir().join(format!("patina-wdl-fit-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
