@@ -5,9 +5,11 @@
 //! Before each move the full FIDE rules (`rules::judge`) decide whether the game is over
 //! (checkmate, stalemate, fivefold repetition, the seventy-five-move rule, insufficient
 //! material or another dead position, all but checkmate scored as draws); a claimable threefold
-//! repetition or fifty-move rule is taken as a draw, as a GUI would claim it. After each search the adjudicator may end the game: a resignation when both
-//! sides have agreed for `RESIGN_PLIES` plies that one of them is `RESIGN_SCORE_CP` ahead, a
-//! draw after `DRAW_FROM_PLY` when the score stayed within `DRAW_SCORE_CP` for `DRAW_PLIES`
+//! repetition or fifty-move rule is taken as a draw, as a GUI would claim it. After each search
+//! the adjudicator may end the game: a resignation when both sides have agreed for
+//! `RESIGN_PLIES` plies that one of them is `RESIGN_SCORE_CP` ahead and the board still holds
+//! `RESIGN_MIN_MATERIAL` (endgames thinner than that are played out: the net-1 engine's games
+//! showed its 1000 cp there drawn one time in seven at material 4), a draw after `DRAW_FROM_PLY` when the score stayed within `DRAW_SCORE_CP` for `DRAW_PLIES`
 //! plies, and a draw at `MAX_GAME_PLIES`. Plies are counted from the end of the opening.
 //!
 //! Every searched position is recorded with what the search said of it (score, mate, whether
@@ -29,6 +31,11 @@ use std::fmt::Write as _;
 pub const RESIGN_SCORE_CP: i32 = 1000;
 /// Consecutive plies both sides must see the resignation score, with the same winner.
 pub const RESIGN_PLIES: u32 = 4;
+/// Least material on the board (`wdl::material`: pawns 1, minors 3, rooks 5, queens 9, both
+/// sides) at which a resignation is accepted. The WDL model fitted on the net-1 engine's games
+/// (docs/nets.md, dg4) makes its 1000 cp a win 997 times in 1000 at material 16 and above but
+/// only 951 at 8 and 858 at 4.
+pub const RESIGN_MIN_MATERIAL: i32 = 12;
 /// Largest absolute score (centipawns) that counts towards draw adjudication.
 pub const DRAW_SCORE_CP: i32 = 10;
 /// Consecutive near-zero plies that adjudicate a draw.
@@ -144,9 +151,10 @@ struct Adjudicator {
 }
 
 impl Adjudicator {
-    /// Takes White's score after the search at `ply`; says whether the game ends here.
-    fn update(&mut self, ply: u32, white_cp: i32) -> Option<GameResult> {
-        if white_cp.abs() >= RESIGN_SCORE_CP {
+    /// Takes White's score after the search at `ply` of a position with `material` on the
+    /// board; says whether the game ends here.
+    fn update(&mut self, ply: u32, white_cp: i32, material: i32) -> Option<GameResult> {
+        if white_cp.abs() >= RESIGN_SCORE_CP && material >= RESIGN_MIN_MATERIAL {
             let sign = white_cp.signum();
             self.resign_streak = if sign == self.resign_sign { self.resign_streak + 1 } else { 1 };
             self.resign_sign = sign;
@@ -226,7 +234,7 @@ pub fn play(start: Position, nodes: u64, tt: &TranspositionTable) -> GameRecord 
         let Some(outcome) = searched_here else { break GameResult::Draw };
         let white_cp = white_centipawns(outcome.score, pos.turn());
         positions.push(searched(&pos, outcome.best, outcome.score, white_cp));
-        if let Some(result) = adjudicator.update(ply, white_cp) {
+        if let Some(result) = adjudicator.update(ply, white_cp, crate::wdl::material(pos.chess())) {
             break result;
         }
         pos.play_game_move(outcome.best);
@@ -239,29 +247,45 @@ pub fn play(start: Position, nodes: u64, tt: &TranspositionTable) -> GameRecord 
 mod tests {
     use super::*;
 
+    /// `wdl::material` of the starting position.
+    const FULL_BOARD: i32 = crate::wdl::MATERIAL_MAX;
+
     #[test]
     fn resignation_needs_four_agreeing_plies() {
         let mut judge = Adjudicator::default();
-        assert_eq!(judge.update(0, 1200), None);
-        assert_eq!(judge.update(1, 1500), None);
-        assert_eq!(judge.update(2, -1100), None, "a change of winner restarts the streak");
-        assert_eq!(judge.update(3, -1000), None);
-        assert_eq!(judge.update(4, -MATE_AS_CP), None);
-        assert_eq!(judge.update(5, -1300), Some(GameResult::BlackWins));
+        assert_eq!(judge.update(0, 1200, FULL_BOARD), None);
+        assert_eq!(judge.update(1, 1500, FULL_BOARD), None);
+        assert_eq!(judge.update(2, -1100, FULL_BOARD), None, "a change of winner restarts the streak");
+        assert_eq!(judge.update(3, -1000, FULL_BOARD), None);
+        assert_eq!(judge.update(4, -MATE_AS_CP, FULL_BOARD), None);
+        assert_eq!(judge.update(5, -1300, FULL_BOARD), Some(GameResult::BlackWins));
+    }
+
+    #[test]
+    fn thin_endgames_are_played_out_not_resigned() {
+        let mut judge = Adjudicator::default();
+        for ply in 0..8 {
+            let material = RESIGN_MIN_MATERIAL - 1;
+            assert_eq!(judge.update(ply, 1500, material), None, "ply {ply}");
+        }
+        for ply in 8..11 {
+            assert_eq!(judge.update(ply, 1500, RESIGN_MIN_MATERIAL), None, "the streak restarts");
+        }
+        assert_eq!(judge.update(11, 1500, RESIGN_MIN_MATERIAL), Some(GameResult::WhiteWins));
     }
 
     #[test]
     fn draws_need_ten_quiet_plies_after_ply_eighty() {
         let mut judge = Adjudicator::default();
         for ply in 70..89 {
-            assert_eq!(judge.update(ply, 5), None, "ply {ply}");
+            assert_eq!(judge.update(ply, 5, FULL_BOARD), None, "ply {ply}");
         }
-        assert_eq!(judge.update(89, -10), Some(GameResult::Draw));
+        assert_eq!(judge.update(89, -10, FULL_BOARD), Some(GameResult::Draw));
         let mut judge = Adjudicator::default();
         for ply in 80..89 {
-            assert_eq!(judge.update(ply, 0), None);
+            assert_eq!(judge.update(ply, 0, FULL_BOARD), None);
         }
-        assert_eq!(judge.update(89, 11), None, "one larger score restarts the count");
+        assert_eq!(judge.update(89, 11, FULL_BOARD), None, "one larger score restarts the count");
     }
 
     #[test]
