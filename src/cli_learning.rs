@@ -74,12 +74,15 @@ pub struct TrainArgs {
     /// AdamW's decoupled weight decay.
     #[arg(long, default_value_t = 0.01)]
     weight_decay: f32,
-    /// Target = LAMBDA * result + (1 - LAMBDA) * sigmoid(score / scale).
-    #[arg(long, default_value_t = 0.5)]
+    /// Target = LAMBDA * result + (1 - LAMBDA) * sigmoid(score / scale). 0 (the search score
+    /// alone) keeps the net on the scale the search's margins were tuned for; results pulled
+    /// the first small nets' scores toward 0 (docs/tests.md).
+    #[arg(long, default_value_t = 0.0)]
     lambda: f32,
-    /// Centipawns per logit of the target's sigmoid [default: fitted to the data].
-    #[arg(long, value_name = "CP")]
-    wdl_scale: Option<f32>,
+    /// Centipawns per logit of the target's sigmoid, or `fit` for the scale at which the data's
+    /// scores best predict its results. 400 is the one every shipped net used.
+    #[arg(long, value_name = "CP|fit", default_value = "400", value_parser = parse_wdl_scale)]
+    wdl_scale: WdlScale,
     /// Share of the games held out for validation.
     #[arg(long, value_name = "F", default_value_t = 0.05)]
     validation_fraction: f64,
@@ -156,7 +159,10 @@ pub fn train(args: TrainArgs) -> ExitCode {
         learning_rate: args.lr,
         weight_decay: args.weight_decay,
         lambda: args.lambda,
-        wdl_scale: args.wdl_scale,
+        wdl_scale: match args.wdl_scale {
+            WdlScale::Centipawns(cp) => Some(cp),
+            WdlScale::Fit => None,
+        },
         validation_fraction: args.validation_fraction,
         filter: args.filter,
         threads: args.threads as usize,
@@ -169,4 +175,21 @@ pub fn train(args: TrainArgs) -> ExitCode {
         _ => eprintln!("\rtrain: {event}"),
     });
     finish("train", outcome.map(|_| ()))
+}
+
+/// `--wdl-scale`: a fixed scale or one fitted to the data.
+#[derive(Debug, Clone, Copy)]
+enum WdlScale {
+    Centipawns(f32),
+    Fit,
+}
+
+fn parse_wdl_scale(text: &str) -> Result<WdlScale, String> {
+    if text == "fit" {
+        return Ok(WdlScale::Fit);
+    }
+    match text.parse::<f32>() {
+        Ok(cp) if cp.is_finite() && cp > 0.0 => Ok(WdlScale::Centipawns(cp)),
+        _ => Err(format!("`{text}` is neither a positive number of centipawns nor `fit`")),
+    }
 }

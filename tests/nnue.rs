@@ -72,6 +72,7 @@ fn datagen_records_feed_data_verbs_and_train_a_net_the_engine_loads() {
     let log = String::from_utf8_lossy(&trained.stderr);
     assert!(trained.status.success(), "{log}");
     assert!(log.contains("epoch 2: train") && log.contains("wrote"), "{log}");
+    assert!(log.contains("target scale 400.0 cp"), "the shipped nets' scale is the default: {log}");
 
     let mut engine = EngineProcess::spawn();
     let builtin = eval_net_hash(&mut engine);
@@ -175,5 +176,9 @@ fn truncated_data_and_bad_filters_are_errors_not_crashes() {
     let output = patina(&["train", "--data", path_str(&data), "--out", "/dev/null", "--filter", "checks"]);
     assert!(!output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("unknown filter 'checks'"), "{output:?}");
+    let output = patina(&["train", "--data", path_str(&data), "--out", "/dev/null", "--wdl-scale", "0"]);
+    assert!(!output.status.success());
+    let refusal = String::from_utf8_lossy(&output.stderr);
+    assert!(refusal.contains("`0` is neither a positive number of centipawns nor `fit`"), "{refusal}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
