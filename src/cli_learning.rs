@@ -63,6 +63,10 @@ pub struct TrainArgs {
     /// Hidden neurons per perspective (the engine is built for one size).
     #[arg(long, default_value_t = patina::nnue::HIDDEN)]
     hidden: usize,
+    /// Output buckets by the number of pieces on the board: 1 (architecture 1) or 8
+    /// (architecture 2; see src/nnue/mod.rs).
+    #[arg(long, default_value_t = 1)]
+    output_buckets: usize,
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..))]
     epochs: u32,
     /// Positions per optimiser step.
@@ -154,6 +158,7 @@ pub fn train(args: TrainArgs) -> ExitCode {
         data: args.data,
         out: args.out,
         hidden: args.hidden,
+        output_buckets: args.output_buckets,
         epochs: args.epochs,
         batch: args.batch as usize,
         learning_rate: args.lr,

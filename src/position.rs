@@ -230,9 +230,10 @@ impl Position {
     pub fn evaluate_network(&mut self, net: &Network) -> i32 {
         let (undo, board) = (&self.undo, &self.board);
         let pair = self.accumulators.current(net, |index| undo.get(index).unwrap_or(board).board());
+        let pieces = board.board().occupied().count();
         match board.turn() {
-            Color::White => net.evaluate(&pair[0], &pair[1]),
-            Color::Black => net.evaluate(&pair[1], &pair[0]),
+            Color::White => net.evaluate(&pair[0], &pair[1], pieces),
+            Color::Black => net.evaluate(&pair[1], &pair[0], pieces),
         }
     }
 

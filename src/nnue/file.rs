@@ -6,24 +6,39 @@
 //! |--------|-------|
 //! | 0..8   | magic `PATINANN` |
 //! | 8..12  | file format version, 1 |
-//! | 12..16 | architecture id (`ARCH_PERSPECTIVE_768`) |
+//! | 12..16 | architecture id (`ARCH_PERSPECTIVE_768`, or `ARCH_OUTPUT_BUCKETS` with `OUTPUT_BUCKETS` buckets) |
 //! | 16..20 | inputs per perspective (768) |
 //! | 20..24 | hidden neurons per perspective |
 //! | 24..28 | QA, 28..32 QB, 32..36 SCALE |
 //! | 36..44 | FNV-1a 64 of the payload |
-//! | 44..   | payload: feature weights (`INPUTS x HIDDEN` i16, row per input), feature biases (`HIDDEN` i16), output weights (`2 x HIDDEN` i16, side to move first), output bias (i32) |
+//! | 44..   | payload: feature weights (`INPUTS x HIDDEN` i16, row per input), feature biases (`HIDDEN` i16), per bucket the output weights (`2 x HIDDEN` i16, side to move first), then per bucket the output bias (i32) |
 //!
 //! Loading refuses a file whose header names another architecture, size or quantisation,
 //! whose length is not the header's, whose hash does not match (a corrupt copy), or whose
 //! weights could overflow the integer arithmetic; the error says which.
 
-use super::{Network, ARCH_PERSPECTIVE_768, HIDDEN, INPUTS, QA, QB, SCALE};
+use super::{
+    Network, ARCH_OUTPUT_BUCKETS, ARCH_PERSPECTIVE_768, HIDDEN, INPUTS, OUTPUT_BUCKETS, QA, QB, SCALE,
+};
 use std::fmt;
 
 const MAGIC: &[u8; 8] = b"PATINANN";
 const VERSION: u32 = 1;
 const HEADER_BYTES: usize = 44;
-const PAYLOAD_BYTES: usize = (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) * 2 + 4;
+
+/// Payload bytes of a net with `buckets` output buckets.
+const fn payload_bytes(buckets: usize) -> usize {
+    (INPUTS * HIDDEN + HIDDEN + buckets * 2 * HIDDEN) * 2 + buckets * 4
+}
+
+/// Output buckets of an architecture id this build reads.
+fn buckets_of(arch: u32) -> Option<usize> {
+    match arch {
+        ARCH_PERSPECTIVE_768 => Some(1),
+        ARCH_OUTPUT_BUCKETS => Some(OUTPUT_BUCKETS),
+        _ => None,
+    }
+}
 /// The largest quantised feature weight or bias: keeps 32 pieces plus the bias inside i16.
 const FEATURE_WEIGHT_MAX: i16 = 990;
 /// The largest quantised output weight: keeps the output sum inside i32.
@@ -56,7 +71,7 @@ impl fmt::Display for NetError {
             NetError::WrongArchitecture { arch, inputs, hidden } => write!(
                 f,
                 "net architecture {arch} ({inputs} -> {hidden}) does not match this build's {ARCH_PERSPECTIVE_768} \
-                 ({INPUTS} -> {HIDDEN})"
+                 or {ARCH_OUTPUT_BUCKETS} ({INPUTS} -> {HIDDEN})"
             ),
             NetError::WrongQuantisation { qa, qb, scale } => write!(
                 f,
@@ -107,8 +122,8 @@ impl Cursor<'_> {
 impl Network {
     /// Reads a net from a file's bytes.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
-        let expected = HEADER_BYTES + PAYLOAD_BYTES;
         if bytes.len() < HEADER_BYTES {
+            let expected = HEADER_BYTES + payload_bytes(1);
             return Err(NetError::Truncated { length: bytes.len(), expected });
         }
         if &bytes[0..8] != MAGIC {
@@ -119,9 +134,11 @@ impl Network {
             return Err(NetError::UnsupportedVersion(version));
         }
         let (arch, inputs, hidden) = (u32_at(bytes, 12), u32_at(bytes, 16), u32_at(bytes, 20));
-        if (arch, inputs as usize, hidden as usize) != (ARCH_PERSPECTIVE_768, INPUTS, HIDDEN) {
-            return Err(NetError::WrongArchitecture { arch, inputs, hidden });
-        }
+        let buckets = match buckets_of(arch) {
+            Some(buckets) if (inputs as usize, hidden as usize) == (INPUTS, HIDDEN) => buckets,
+            _ => return Err(NetError::WrongArchitecture { arch, inputs, hidden }),
+        };
+        let expected = HEADER_BYTES + payload_bytes(buckets);
         let (qa, qb, scale) = (u32_at(bytes, 24), u32_at(bytes, 28), u32_at(bytes, 32));
         if (qa as i32, qb as i32, scale as i32) != (QA, QB, SCALE) {
             return Err(NetError::WrongQuantisation { qa, qb, scale });
@@ -141,35 +158,49 @@ impl Network {
             feature_weights.push(cursor.i16s::<HIDDEN>(FEATURE_WEIGHT_MAX, "feature")?);
         }
         let feature_bias = cursor.i16s::<HIDDEN>(FEATURE_WEIGHT_MAX, "feature bias")?;
-        let output_weights = [
-            cursor.i16s::<HIDDEN>(OUTPUT_WEIGHT_MAX, "output")?,
-            cursor.i16s::<HIDDEN>(OUTPUT_WEIGHT_MAX, "output")?,
-        ];
-        let output_bias =
-            i32::from_le_bytes(payload[cursor.offset..cursor.offset + 4].try_into().expect("4 bytes"));
+        let mut output_weights = Vec::with_capacity(buckets);
+        for _ in 0..buckets {
+            output_weights.push([
+                cursor.i16s::<HIDDEN>(OUTPUT_WEIGHT_MAX, "output")?,
+                cursor.i16s::<HIDDEN>(OUTPUT_WEIGHT_MAX, "output")?,
+            ]);
+        }
+        let output_bias = (0..buckets)
+            .map(|bucket| {
+                let at = cursor.offset + 4 * bucket;
+                i32::from_le_bytes(payload[at..at + 4].try_into().expect("4 bytes"))
+            })
+            .collect();
         Ok(Network { feature_weights, feature_bias, output_weights, output_bias, hash: computed })
     }
 
-    /// Builds a net from quantised weights (the trainer's output), computing its hash.
+    /// Builds a net from quantised weights (the trainer's output), computing its hash. One
+    /// output bucket is architecture 1, `OUTPUT_BUCKETS` architecture 2.
     pub fn from_parts(
         feature_weights: Vec<[i16; HIDDEN]>,
         feature_bias: [i16; HIDDEN],
-        output_weights: [[i16; HIDDEN]; 2],
-        output_bias: i32,
+        output_weights: Vec<[[i16; HIDDEN]; 2]>,
+        output_bias: Vec<i32>,
     ) -> Network {
         assert_eq!(feature_weights.len(), INPUTS, "one row per input");
+        assert_eq!(output_weights.len(), output_bias.len(), "weights and a bias per bucket");
+        assert!(matches!(output_bias.len(), 1 | OUTPUT_BUCKETS), "1 or {OUTPUT_BUCKETS} output buckets");
         let mut net = Network { feature_weights, feature_bias, output_weights, output_bias, hash: 0 };
         net.hash = fnv1a(&net.payload());
         net
     }
 
     fn payload(&self) -> Vec<u8> {
-        let mut payload = Vec::with_capacity(PAYLOAD_BYTES);
-        let rows = self.feature_weights.iter().chain([&self.feature_bias]).chain(&self.output_weights);
+        let mut payload = Vec::with_capacity(payload_bytes(self.buckets()));
+        let rows = self
+            .feature_weights
+            .iter()
+            .chain([&self.feature_bias])
+            .chain(self.output_weights.iter().flatten());
         for row in rows {
             payload.extend(row.iter().flat_map(|value| value.to_le_bytes()));
         }
-        payload.extend(self.output_bias.to_le_bytes());
+        payload.extend(self.output_bias.iter().flat_map(|bias| bias.to_le_bytes()));
         payload
     }
 
@@ -178,9 +209,8 @@ impl Network {
         let payload = self.payload();
         let mut bytes = Vec::with_capacity(HEADER_BYTES + payload.len());
         bytes.extend_from_slice(MAGIC);
-        for field in
-            [VERSION, ARCH_PERSPECTIVE_768, INPUTS as u32, HIDDEN as u32, QA as u32, QB as u32, SCALE as u32]
-        {
+        let arch = if self.buckets() == 1 { ARCH_PERSPECTIVE_768 } else { ARCH_OUTPUT_BUCKETS };
+        for field in [VERSION, arch, INPUTS as u32, HIDDEN as u32, QA as u32, QB as u32, SCALE as u32] {
             bytes.extend(field.to_le_bytes());
         }
         bytes.extend(fnv1a(&payload).to_le_bytes());
@@ -210,14 +240,32 @@ mod tests {
 
     fn small_net() -> Network {
         let rows = (0..INPUTS).map(|i| std::array::from_fn(|j| ((i * 7 + j * 3) % 61) as i16 - 30)).collect();
-        Network::from_parts(rows, [5; HIDDEN], [[3; HIDDEN], [-2; HIDDEN]], 100)
+        Network::from_parts(rows, [5; HIDDEN], vec![[[3; HIDDEN], [-2; HIDDEN]]], vec![100])
+    }
+
+    fn bucketed_net() -> Network {
+        let rows = (0..INPUTS).map(|i| std::array::from_fn(|j| ((i * 5 + j) % 41) as i16 - 20)).collect();
+        let outputs = (0..OUTPUT_BUCKETS as i16).map(|b| [[3 + b; HIDDEN], [-2 - b; HIDDEN]]).collect();
+        Network::from_parts(rows, [5; HIDDEN], outputs, (0..OUTPUT_BUCKETS as i32).map(|b| 100 * b).collect())
     }
 
     #[test]
     fn round_trips() {
-        let net = small_net();
-        let back = Network::from_bytes(&net.to_bytes()).unwrap();
-        assert_eq!(back, net);
+        for net in [small_net(), bucketed_net()] {
+            let bytes = net.to_bytes();
+            let arch = u32_at(&bytes, 12);
+            assert_eq!(arch, if net.buckets() == 1 { ARCH_PERSPECTIVE_768 } else { ARCH_OUTPUT_BUCKETS });
+            let back = Network::from_bytes(&bytes).unwrap();
+            assert_eq!(back, net);
+        }
+    }
+
+    #[test]
+    fn a_bucketed_net_cut_to_one_buckets_length_is_refused() {
+        let bytes = bucketed_net().to_bytes();
+        let cut = HEADER_BYTES + payload_bytes(1);
+        let error = Network::from_bytes(&bytes[..cut]).unwrap_err();
+        assert!(matches!(error, NetError::Truncated { length, .. } if length == cut), "{error}");
     }
 
     #[test]
@@ -244,9 +292,10 @@ mod tests {
     #[test]
     fn overflowing_weights_are_refused() {
         let mut net = small_net();
-        net.output_weights[0][3] = 3000;
-        let bytes = Network::from_parts(net.feature_weights.clone(), net.feature_bias, net.output_weights, 0)
-            .to_bytes();
+        net.output_weights[0][0][3] = 3000;
+        let bytes =
+            Network::from_parts(net.feature_weights.clone(), net.feature_bias, net.output_weights, vec![0])
+                .to_bytes();
         let error = Network::from_bytes(&bytes).unwrap_err();
         assert_eq!(error, NetError::WeightOutOfRange { what: "output", value: 3000 });
     }

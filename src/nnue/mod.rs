@@ -7,6 +7,11 @@
 //! 1)^2`) and summed with `2 * HIDDEN` output weights into one score; `SCALE` turns it into
 //! centipawns.
 //!
+//! Architecture 2 (`ARCH_OUTPUT_BUCKETS`) is the same with `OUTPUT_BUCKETS` sets of output
+//! weights and biases, one per band of four pieces on the board (`output_bucket`): the first
+//! layer's features are shared, and the last layer can weigh them differently in an endgame
+//! than in the middlegame. The engine reads both; an architecture-1 net is one bucket.
+//!
 //! Quantisation (the trainer's floats to integers): feature weights and biases times `QA`
 //! (i16), output weights times `QB` (i16). An activation `clamp(v, 0, QA)^2` is rounded to
 //! 1/1024 of its `QA^2` range (`ACTIVATION_ONE` = 254 stands for 1.0), so it fits 8 bits and
@@ -50,6 +55,21 @@ pub const SCALE: i32 = 400;
 pub const WEIGHT_LIMIT: f32 = 1.94;
 /// Architecture id written in the file: `(768 -> HIDDEN) x 2 -> 1`, SCReLU.
 pub const ARCH_PERSPECTIVE_768: u32 = 1;
+/// Architecture id of `(768 -> HIDDEN) x 2 -> 1 x OUTPUT_BUCKETS`, SCReLU.
+pub const ARCH_OUTPUT_BUCKETS: u32 = 2;
+/// Output buckets of architecture 2: pieces 2-5, 6-9, ..., 30-32.
+pub const OUTPUT_BUCKETS: usize = 8;
+
+/// The output bucket of a position with `pieces` pieces (kings included) for a net with
+/// `buckets` buckets (1 or `OUTPUT_BUCKETS`).
+#[inline]
+pub fn output_bucket(buckets: usize, pieces: usize) -> usize {
+    if buckets == 1 {
+        0
+    } else {
+        (pieces.saturating_sub(2) / (32 / OUTPUT_BUCKETS)).min(buckets - 1)
+    }
+}
 
 /// The input index of `color`'s `role` on `square` as `perspective` sees it.
 #[inline]
@@ -79,16 +99,17 @@ pub struct Network {
     /// `INPUTS` rows of `HIDDEN` weights.
     feature_weights: Vec<[i16; HIDDEN]>,
     feature_bias: [i16; HIDDEN],
-    /// The side to move's half, then the other side's.
-    output_weights: [[i16; HIDDEN]; 2],
-    output_bias: i32,
+    /// Per output bucket: the side to move's half, then the other side's.
+    output_weights: Vec<[[i16; HIDDEN]; 2]>,
+    /// Per output bucket.
+    output_bias: Vec<i32>,
     /// FNV-1a of the weight bytes, as stored in the file.
     hash: u64,
 }
 
 impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Network({INPUTS}->{HIDDEN}x2->1, hash {:016x})", self.hash)
+        write!(f, "Network({INPUTS}->{HIDDEN}x2->1x{}, hash {:016x})", self.buckets(), self.hash)
     }
 }
 
@@ -98,22 +119,30 @@ impl Network {
         self.hash
     }
 
-    /// Centipawns for the side to move, from its accumulator and the other side's.
+    /// Output buckets: 1 (architecture 1) or `OUTPUT_BUCKETS`.
+    pub fn buckets(&self) -> usize {
+        self.output_bias.len()
+    }
+
+    /// Centipawns for the side to move, from its accumulator and the other side's, on a board
+    /// with `pieces` pieces.
     #[inline]
-    pub fn evaluate(&self, us: &Accumulator, them: &Accumulator) -> i32 {
-        let sum = screlu_dot(&us.values, &self.output_weights[0])
-            + screlu_dot(&them.values, &self.output_weights[1]);
+    pub fn evaluate(&self, us: &Accumulator, them: &Accumulator, pieces: usize) -> i32 {
+        let bucket = output_bucket(self.buckets(), pieces);
+        let weights = &self.output_weights[bucket];
+        let sum = screlu_dot(&us.values, &weights[0]) + screlu_dot(&them.values, &weights[1]);
         // `sum` and the bias are in ACTIVATION_ONE * QB units.
-        let total = i64::from(sum) + i64::from(self.output_bias);
+        let total = i64::from(sum) + i64::from(self.output_bias[bucket]);
         (total * i64::from(SCALE) * (1 << ACTIVATION_SHIFT) / (i64::from(QA * QA) * i64::from(QB))) as i32
     }
 
     /// Centipawns for the side to move of `board`, computed from scratch.
     pub fn evaluate_board(&self, board: &Board, turn: Color) -> i32 {
         let [white, black] = Accumulator::refreshed(self, board);
+        let pieces = board.occupied().count();
         match turn {
-            Color::White => self.evaluate(&white, &black),
-            Color::Black => self.evaluate(&black, &white),
+            Color::White => self.evaluate(&white, &black, pieces),
+            Color::Black => self.evaluate(&black, &white, pieces),
         }
     }
 }
@@ -144,5 +173,15 @@ mod tests {
         assert_eq!(white_view, 64 + 1);
         assert_eq!(feature_index(Color::White, Color::Black, Role::King, Square::H8), 384 + 5 * 64 + 63);
         assert_eq!(feature_index(Color::Black, Color::White, Role::Pawn, Square::A2), 384 + 48);
+    }
+
+    #[test]
+    fn output_buckets_band_the_piece_count() {
+        assert_eq!(output_bucket(1, 32), 0);
+        let bands: Vec<usize> = (2..=32).map(|pieces| output_bucket(OUTPUT_BUCKETS, pieces)).collect();
+        assert_eq!(&bands[..4], &[0; 4], "2-5 pieces");
+        assert_eq!(&bands[4..8], &[1; 4], "6-9 pieces");
+        assert_eq!(&bands[28..], &[7; 3], "30-32 pieces");
+        assert_eq!(output_bucket(OUTPUT_BUCKETS, 40), OUTPUT_BUCKETS - 1, "never past the last");
     }
 }

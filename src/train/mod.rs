@@ -36,6 +36,8 @@ pub struct TrainRequest {
     pub data: Vec<PathBuf>,
     pub out: PathBuf,
     pub hidden: usize,
+    /// Output buckets: 1 (architecture 1) or `nnue::OUTPUT_BUCKETS` (architecture 2).
+    pub output_buckets: usize,
     pub epochs: u32,
     pub batch: usize,
     pub learning_rate: f32,
@@ -106,9 +108,10 @@ impl fmt::Display for TrainEvent {
 /// The settings and data that make a run; a checkpoint from another run is refused.
 fn fingerprint(request: &TrainRequest, data: &dataset::TrainingData, wdl_scale: f32) -> u64 {
     let text = format!(
-        "{:?} {} {} {} {} {} {} {} {} {} {} {} {:?} {} {} {}",
+        "{:?} {} {} {} {} {} {} {} {} {} {} {} {} {:?} {} {} {}",
         request.data,
         request.hidden,
+        request.output_buckets,
         request.epochs,
         request.batch,
         request.learning_rate,
@@ -202,6 +205,13 @@ pub fn run(request: &TrainRequest, mut report: impl FnMut(TrainEvent)) -> Result
             crate::nnue::HIDDEN
         ));
     }
+    if !matches!(request.output_buckets, 1 | crate::nnue::OUTPUT_BUCKETS) {
+        return Err(format!(
+            "--output-buckets {} (this build's engine reads 1 or {})",
+            request.output_buckets,
+            crate::nnue::OUTPUT_BUCKETS
+        ));
+    }
     let data = dataset::load(&request.data, request.filter, request.validation_fraction, request.limit)?;
     let wdl_scale = request.wdl_scale.unwrap_or_else(|| fit_wdl_scale(&data.train));
     report(TrainEvent::Loaded {
@@ -220,7 +230,7 @@ pub fn run(request: &TrainRequest, mut report: impl FnMut(TrainEvent)) -> Result
             state
         }
         None => {
-            let net = FloatNet::random(request.hidden, request.seed);
+            let net = FloatNet::random(request.hidden, request.output_buckets, request.seed);
             let optimizer = AdamW::new(net.params.len());
             Checkpoint {
                 fingerprint,
@@ -383,7 +393,16 @@ mod tests {
 
     #[test]
     fn fits_a_small_data_set_and_the_quantised_net_agrees_with_the_float_one() {
-        let dir = std::env::temp_dir().join(format!("patina-train-{}", std::process::id()));
+        fit_and_compare(1);
+    }
+
+    #[test]
+    fn an_output_bucketed_net_fits_and_quantises_too() {
+        fit_and_compare(crate::nnue::OUTPUT_BUCKETS);
+    }
+
+    fn fit_and_compare(output_buckets: usize) {
+        let dir = std::env::temp_dir().join(format!("patina-train-{}-{output_buckets}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let data = dir.join("material.bin");
         let positions = write_material_games(&data, 150);
@@ -392,6 +411,7 @@ mod tests {
             data: vec![data],
             out: out.clone(),
             hidden: crate::nnue::HIDDEN,
+            output_buckets,
             epochs: 12,
             batch: 256,
             learning_rate: 0.005,
