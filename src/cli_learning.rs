@@ -63,9 +63,9 @@ pub struct TrainArgs {
     /// Hidden neurons per perspective (the engine is built for one size).
     #[arg(long, default_value_t = patina::nnue::HIDDEN)]
     hidden: usize,
-    /// Output buckets by the number of pieces on the board: 1 (architecture 1) or 8
-    /// (architecture 2; see src/nnue/mod.rs).
-    #[arg(long, default_value_t = 1)]
+    /// Output buckets by the number of pieces on the board: 8 (architecture 2, net 2's; see
+    /// src/nnue/mod.rs) or 1 (architecture 1).
+    #[arg(long, default_value_t = patina::nnue::OUTPUT_BUCKETS)]
     output_buckets: usize,
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..))]
     epochs: u32,
