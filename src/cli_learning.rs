@@ -4,7 +4,7 @@
 
 use clap::Subcommand;
 use patina::data::{tools, Filter};
-use patina::train::TrainRequest;
+use patina::train::{TrainRequest, WdlScale};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -85,7 +85,7 @@ pub struct TrainArgs {
     lambda: f32,
     /// Centipawns per logit of the target's sigmoid, or `fit` for the scale at which the data's
     /// scores best predict its results. 400 is the one every shipped net used.
-    #[arg(long, value_name = "CP|fit", default_value = "400", value_parser = parse_wdl_scale)]
+    #[arg(long, value_name = "CP|fit", default_value = "400", value_parser = WdlScale::parse)]
     wdl_scale: WdlScale,
     /// Share of the games held out for validation.
     #[arg(long, value_name = "F", default_value_t = 0.05)]
@@ -164,10 +164,7 @@ pub fn train(args: TrainArgs) -> ExitCode {
         learning_rate: args.lr,
         weight_decay: args.weight_decay,
         lambda: args.lambda,
-        wdl_scale: match args.wdl_scale {
-            WdlScale::Centipawns(cp) => Some(cp),
-            WdlScale::Fit => None,
-        },
+        wdl_scale: args.wdl_scale,
         validation_fraction: args.validation_fraction,
         filter: args.filter,
         threads: args.threads as usize,
@@ -180,21 +177,4 @@ pub fn train(args: TrainArgs) -> ExitCode {
         _ => eprintln!("\rtrain: {event}"),
     });
     finish("train", outcome.map(|_| ()))
-}
-
-/// `--wdl-scale`: a fixed scale or one fitted to the data.
-#[derive(Debug, Clone, Copy)]
-enum WdlScale {
-    Centipawns(f32),
-    Fit,
-}
-
-fn parse_wdl_scale(text: &str) -> Result<WdlScale, String> {
-    if text == "fit" {
-        return Ok(WdlScale::Fit);
-    }
-    match text.parse::<f32>() {
-        Ok(cp) if cp.is_finite() && cp > 0.0 => Ok(WdlScale::Centipawns(cp)),
-        _ => Err(format!("`{text}` is neither a positive number of centipawns nor `fit`")),
-    }
 }

@@ -8,9 +8,9 @@
 //! repetition or fifty-move rule is taken as a draw, as a GUI would claim it. After each search
 //! the adjudicator may end the game: a resignation when both sides have agreed for
 //! `RESIGN_PLIES` plies that one of them is `RESIGN_SCORE_CP` ahead and the board still holds
-//! `RESIGN_MIN_MATERIAL` (endgames thinner than that are played out: the net-1 engine's games
-//! showed its 1000 cp there drawn one time in seven at material 4), a draw after `DRAW_FROM_PLY` when the score stayed within `DRAW_SCORE_CP` for `DRAW_PLIES`
-//! plies, and a draw at `MAX_GAME_PLIES`. Plies are counted from the end of the opening.
+//! `RESIGN_MIN_MATERIAL` (thinner endgames are played out: see that constant), a draw after
+//! `DRAW_FROM_PLY` when the score stayed within `DRAW_SCORE_CP` for `DRAW_PLIES` plies, and a
+//! draw at `MAX_GAME_PLIES`. Plies are counted from the end of the opening.
 //!
 //! Every searched position is recorded with what the search said of it (score, mate, whether
 //! the best move captures or promotes). The binary records (`data`) keep them all, flagged, for
@@ -34,7 +34,7 @@ pub const RESIGN_PLIES: u32 = 4;
 /// Least material on the board (`wdl::material`: pawns 1, minors 3, rooks 5, queens 9, both
 /// sides) at which a resignation is accepted. The WDL model fitted on the net-1 engine's games
 /// (docs/nets.md, dg4) makes its 1000 cp a win 997 times in 1000 at material 16 and above but
-/// only 951 at 8 and 858 at 4.
+/// only 951 at 8 and 858 at 4; with thin endgames played out (dg5) about 740 at 8.
 pub const RESIGN_MIN_MATERIAL: i32 = 12;
 /// Largest absolute score (centipawns) that counts towards draw adjudication.
 pub const DRAW_SCORE_CP: i32 = 10;

@@ -31,13 +31,17 @@ const fn payload_bytes(buckets: usize) -> usize {
     (INPUTS * HIDDEN + HIDDEN + buckets * 2 * HIDDEN) * 2 + buckets * 4
 }
 
+/// The architecture ids this build reads, with their output buckets.
+const ARCHITECTURES: [(u32, usize); 2] = [(ARCH_PERSPECTIVE_768, 1), (ARCH_OUTPUT_BUCKETS, OUTPUT_BUCKETS)];
+
 /// Output buckets of an architecture id this build reads.
 fn buckets_of(arch: u32) -> Option<usize> {
-    match arch {
-        ARCH_PERSPECTIVE_768 => Some(1),
-        ARCH_OUTPUT_BUCKETS => Some(OUTPUT_BUCKETS),
-        _ => None,
-    }
+    ARCHITECTURES.iter().find(|&&(id, _)| id == arch).map(|&(_, buckets)| buckets)
+}
+
+/// The architecture id of a net with `buckets` output buckets (`from_parts` allows no other).
+fn arch_of(buckets: usize) -> u32 {
+    ARCHITECTURES.iter().find(|&&(_, count)| count == buckets).map_or(ARCH_PERSPECTIVE_768, |&(id, _)| id)
 }
 /// The largest quantised feature weight or bias: keeps 32 pieces plus the bias inside i16.
 const FEATURE_WEIGHT_MAX: i16 = 990;
@@ -184,7 +188,10 @@ impl Network {
     ) -> Network {
         assert_eq!(feature_weights.len(), INPUTS, "one row per input");
         assert_eq!(output_weights.len(), output_bias.len(), "weights and a bias per bucket");
-        assert!(matches!(output_bias.len(), 1 | OUTPUT_BUCKETS), "1 or {OUTPUT_BUCKETS} output buckets");
+        assert!(
+            ARCHITECTURES.iter().any(|&(_, buckets)| buckets == output_bias.len()),
+            "1 or {OUTPUT_BUCKETS} output buckets"
+        );
         let mut net = Network { feature_weights, feature_bias, output_weights, output_bias, hash: 0 };
         net.hash = fnv1a(&net.payload());
         net
@@ -209,8 +216,15 @@ impl Network {
         let payload = self.payload();
         let mut bytes = Vec::with_capacity(HEADER_BYTES + payload.len());
         bytes.extend_from_slice(MAGIC);
-        let arch = if self.buckets() == 1 { ARCH_PERSPECTIVE_768 } else { ARCH_OUTPUT_BUCKETS };
-        for field in [VERSION, arch, INPUTS as u32, HIDDEN as u32, QA as u32, QB as u32, SCALE as u32] {
+        for field in [
+            VERSION,
+            arch_of(self.buckets()),
+            INPUTS as u32,
+            HIDDEN as u32,
+            QA as u32,
+            QB as u32,
+            SCALE as u32,
+        ] {
             bytes.extend(field.to_le_bytes());
         }
         bytes.extend(fnv1a(&payload).to_le_bytes());

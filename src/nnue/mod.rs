@@ -64,11 +64,8 @@ pub const OUTPUT_BUCKETS: usize = 8;
 /// `buckets` buckets (1 or `OUTPUT_BUCKETS`).
 #[inline]
 pub fn output_bucket(buckets: usize, pieces: usize) -> usize {
-    if buckets == 1 {
-        0
-    } else {
-        (pieces.saturating_sub(2) / (32 / OUTPUT_BUCKETS)).min(buckets - 1)
-    }
+    // One bucket clamps every band to 0.
+    (pieces.saturating_sub(2) / (32 / OUTPUT_BUCKETS)).min(buckets - 1)
 }
 
 /// The input index of `color`'s `role` on `square` as `perspective` sees it.

@@ -43,8 +43,8 @@ pub struct TrainRequest {
     pub learning_rate: f32,
     pub weight_decay: f32,
     pub lambda: f32,
-    /// Centipawns per logit of the target's sigmoid; `None` fits it to the data.
-    pub wdl_scale: Option<f32>,
+    /// Centipawns per logit of the target's sigmoid.
+    pub wdl_scale: WdlScale,
     pub validation_fraction: f64,
     pub filter: Filter,
     pub threads: usize,
@@ -52,6 +52,26 @@ pub struct TrainRequest {
     pub limit: Option<usize>,
     /// Each epoch also trains on every position mirrored across the d/e file line.
     pub mirror: bool,
+}
+
+/// The target's scale: fixed, or the one at which the data's scores best predict its results.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum WdlScale {
+    Centipawns(f32),
+    Fit,
+}
+
+impl WdlScale {
+    /// `--wdl-scale`'s text: a positive number of centipawns, or `fit`.
+    pub fn parse(text: &str) -> Result<WdlScale, String> {
+        if text == "fit" {
+            return Ok(WdlScale::Fit);
+        }
+        match text.parse::<f32>() {
+            Ok(cp) if cp.is_finite() && cp > 0.0 => Ok(WdlScale::Centipawns(cp)),
+            _ => Err(format!("`{text}` is neither a positive number of centipawns nor `fit`")),
+        }
+    }
 }
 
 /// What a run tells its caller.
@@ -213,7 +233,10 @@ pub fn run(request: &TrainRequest, mut report: impl FnMut(TrainEvent)) -> Result
         ));
     }
     let data = dataset::load(&request.data, request.filter, request.validation_fraction, request.limit)?;
-    let wdl_scale = request.wdl_scale.unwrap_or_else(|| fit_wdl_scale(&data.train));
+    let wdl_scale = match request.wdl_scale {
+        WdlScale::Centipawns(cp) => cp,
+        WdlScale::Fit => fit_wdl_scale(&data.train),
+    };
     report(TrainEvent::Loaded {
         train: data.train.len(),
         validation: data.validation.len(),
@@ -417,7 +440,7 @@ mod tests {
             learning_rate: 0.005,
             weight_decay: 0.0,
             lambda: 0.0,
-            wdl_scale: Some(400.0),
+            wdl_scale: WdlScale::Centipawns(400.0),
             validation_fraction: 0.1,
             filter: Filter::TRAINING,
             threads: 2,

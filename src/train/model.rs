@@ -237,7 +237,7 @@ mod tests {
         let (output_at, output_bias_at) = net.bucket_at(&features);
         assert!(gradient[output_bias_at] == 1.0, "the position's own bucket's bias");
         let others = (net.output_at()..net.output_bias_at() + buckets)
-            .filter(|&i| !(output_at..output_at + 8).contains(&i) && i != output_bias_at);
+            .filter(|&i| !(output_at..output_at + 2 * net.hidden).contains(&i) && i != output_bias_at);
         assert!(others.clone().all(|i| gradient[i] == 0.0), "other buckets are untouched");
         let mut checked = 0;
         for index in (0..net.params.len()).filter(|&i| gradient[i] != 0.0 || i % 97 == 0) {
