@@ -1,7 +1,7 @@
-//! The win/draw/loss model's fitter on the committed sample (`tests/data/wdl_sample.txt`, every
-//! 40th position of the data behind `src/wdl/fitted.rs`): through the library, a fit that lands
-//! near the shipped model and beats the phase-independent one; through the binary, the
-//! generated file and the refusals.
+//! The win/draw/loss model's fitter on the committed sample (`tests/data/wdl_sample.bin`: every
+//! 300th record of the data behind `src/wdl/fitted.rs`, dg5 and dg6 of docs/nets.md): through the
+//! library, a fit that lands near the shipped model and beats the phase-independent one; through
+//! the binary, the generated file and the refusals.
 
 use patina::tune::FileCounts;
 use patina::wdl::fit::{self, Cells, Sample};
@@ -12,7 +12,7 @@ mod common;
 use common::{path_str, patina, scratch};
 
 fn sample_path() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/wdl_sample.txt")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/wdl_sample.bin")
 }
 
 fn load_sample() -> (Vec<Sample>, FileCounts) {
@@ -27,10 +27,10 @@ fn the_sample_refits_close_to_the_shipped_model() {
     assert_eq!(counts.bad_lines, 0);
     assert!(counts.positions >= 3000, "{counts:?}");
     let cells = Cells::new(&samples);
-    let start = Model { a: [100.0, 0.0, 0.0, 0.0], b: [100.0, 0.0, 0.0, 0.0] };
+    let start = Model::constant(100.0, 100.0);
     let baseline = fit::fit(&cells, &start, 1).expect("baseline fit");
     let refit = fit::fit(&cells, &baseline.model, 4).expect("cubic fit");
-    let coefficients = refit.model.a.iter().chain(&refit.model.b);
+    let coefficients = refit.model.log_a.iter().chain(&refit.model.log_b);
     assert!(coefficients.clone().all(|c| c.is_finite()), "{refit:?}");
 
     // Material explains results: the cubic beats constants, here and with the shipped model.
@@ -57,7 +57,10 @@ fn wdl_fit_writes_a_generated_model_file() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");
     assert!(stderr.contains("2000 positions, 0 bad lines skipped"), "{stderr}");
-    assert!(stderr.contains("phase-independent: a = ") && stderr.contains("cubic in material"), "{stderr}");
+    assert!(
+        stderr.contains("phase-independent: a = ") && stderr.contains("log-cubic in material"),
+        "{stderr}"
+    );
 
     let text = std::fs::read_to_string(&out).expect("the generated file");
     for needle in [
@@ -67,13 +70,13 @@ fn wdl_fit_writes_a_generated_model_file() {
         "// positions: 2000".to_string(),
         "// date: 20".to_string(),
         "// cross-entropy: ".to_string(),
-        "\nModel {\n    a: [".to_string(),
+        "\nModel {\n    log_a: [".to_string(),
     ] {
         assert!(text.contains(&needle), "missing '{needle}' in\n{text}");
     }
     let numbers: Vec<f64> = text
         .lines()
-        .filter(|line| line.trim_start().starts_with("a: [") || line.trim_start().starts_with("b: ["))
+        .filter(|line| line.trim_start().starts_with("log_a: [") || line.trim_start().starts_with("log_b: ["))
         .flat_map(|line| line.split(['[', ']', ',']).filter_map(|t| t.trim().parse::<f64>().ok()))
         .collect();
     assert_eq!(numbers.len(), 8, "{text}");

@@ -23,9 +23,9 @@ fn synthetic(model: &Model, per_cell: u32) -> Vec<Sample> {
 
 #[test]
 fn recovers_the_model_that_made_the_data() {
-    let truth = Model { a: [150.0, -60.0, 20.0, 10.0], b: [120.0, 20.0, -10.0, 5.0] };
+    let truth = Model { log_a: [5.0, -0.6, 0.3, 0.2], log_b: [4.8, 0.15, -0.1, 0.05] };
     let cells = Cells::new(&synthetic(&truth, 1000));
-    let baseline = fit(&cells, &START, 1).expect("baseline");
+    let baseline = fit(&cells, &start(), 1).expect("baseline");
     let fitted = fit(&cells, &baseline.model, 4).expect("cubic");
     assert!(fitted.cross_entropy < baseline.cross_entropy);
     assert!(fitted.cross_entropy <= cells.cross_entropy(&truth) + 1e-9);
@@ -60,7 +60,7 @@ fn rendered_file_states_its_origin() {
         "// command: patina wdl-fit --data d.txt --out f.rs",
         "// data: d.txt (first 12 positions, 1 bad lines)",
         "// date: 2026-11-22",
-        "\nModel {\n    a: [",
+        "\nModel {\n    log_a: [",
     ] {
         assert!(text.contains(needle), "missing '{needle}' in\n{text}");
     }
