@@ -87,6 +87,10 @@ enum CliCommand {
         /// EPD opening book (random lines plus two random plies) instead of random openings.
         #[arg(long, value_name = "FILE.epd")]
         book: Option<PathBuf>,
+        /// Syzygy folders (as the SyzygyPath option): a game reaching a table position ends
+        /// with the table's result [default: the recorded one, else none].
+        #[arg(long, value_name = "PATH")]
+        syzygy: Option<String>,
     },
     /// Texel tuning: fits the evaluation weights to `patina datagen` data and writes them as a
     /// generated Rust file (the engine keeps its own weights until switched to it).
@@ -285,13 +289,16 @@ fn datagen(request: DatagenRequest) -> ExitCode {
     if let Err(error) = installed {
         eprintln!("datagen: cannot catch Ctrl-C ({error}); an interrupt loses only unfinished games");
     }
-    let outcome = patina::datagen::run(&request, &stop, |event| match event {
-        DatagenEvent::Started { seed, nodes, book, first_game, games } => eprintln!(
-            "datagen: seed {seed}, {nodes} nodes per move, book {}, games {first_game}..{games} into {}",
+    let outcome = patina::datagen::run(&request, &stop, |event| {
+        match event {
+        DatagenEvent::Started { seed, nodes, book, syzygy, first_game, games } => eprintln!(
+            "datagen: seed {seed}, {nodes} nodes per move, book {}, tablebases {}, games {first_game}..{games} into {}",
             book.as_deref().unwrap_or("none"),
+            syzygy.as_deref().unwrap_or("none"),
             request.out.display()
         ),
         DatagenEvent::Progress(progress) => eprintln!("datagen: {progress}"),
+    }
     });
     match outcome {
         Ok(progress) if progress.run_games == 0 && progress.games_done >= progress.games_total => {
@@ -363,8 +370,8 @@ fn main() -> ExitCode {
         Some(CliCommand::UciLines(lines)) => {
             ExitCode::from(patina::uci::run_lines(options, &lines, std::io::stdout()) as u8)
         }
-        Some(CliCommand::Datagen { games, nodes, threads, out, seed, book }) => {
-            datagen(DatagenRequest { out, games, threads: threads as usize, seed, nodes, book })
+        Some(CliCommand::Datagen { games, nodes, threads, out, seed, book, syzygy }) => {
+            datagen(DatagenRequest { out, games, threads: threads as usize, seed, nodes, book, syzygy })
         }
         Some(CliCommand::Tune {
             data,

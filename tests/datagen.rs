@@ -145,6 +145,33 @@ fn datagen_plays_from_a_book() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn datagen_records_its_tablebases_and_refuses_bad_ones() {
+    let dir = scratch("datagen", "syzygy");
+    let tables = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/syzygy");
+    let out = dir.join("data.bin");
+    datagen(&out, &["--games", "1", "--seed", "3", "--syzygy", path_str(&tables)]);
+    let sidecar = read(&patina::datagen::sidecar_path(&out));
+    assert!(sidecar.contains(&format!("syzygy {}\n", tables.display())), "{sidecar}");
+    // Resuming with other tables is refused: the file's games would mix two settings.
+    let elsewhere = format!("{}/.", tables.display());
+    let args = ["datagen", "--games", "2", "--syzygy", &elsewhere, "--out", path_str(&out)];
+    let stderr = String::from_utf8_lossy(&patina(&args).stderr).into_owned();
+    assert!(stderr.contains("records syzygy") && stderr.contains(&format!("'{elsewhere}'")), "{stderr}");
+
+    let missing = dir.join("no-tables");
+    let fresh = dir.join("fresh.bin");
+    let output =
+        patina(&["datagen", "--games", "1", "--syzygy", path_str(&missing), "--out", path_str(&fresh)]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !output.status.success() && stderr.contains("tablebases") && stderr.contains("no-tables"),
+        "{stderr}"
+    );
+    assert!(!fresh.exists(), "nothing written before the tables load");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The FENs of the `info string genfens` lines of `patina "genfens ..." "quit"`.
 fn genfens(command: &str) -> Vec<String> {
     let output = patina(&[command, "quit"]);

@@ -12,6 +12,11 @@
 //! `DRAW_FROM_PLY` when the score stayed within `DRAW_SCORE_CP` for `DRAW_PLIES` plies, and a
 //! draw at `MAX_GAME_PLIES`. Plies are counted from the end of the opening.
 //!
+//! With Syzygy tables, a game that reaches a table position ends there with the table's result
+//! (a win the fifty-move rule frustrates counts as a draw). At 5,000 nodes a move the engine
+//! cannot always mate with a lone rook or two bishops, so without tables such endings are often
+//! shuffled to the fifty-move rule, and every position before them is labelled a draw.
+//!
 //! Every searched position is recorded with what the search said of it (score, mate, whether
 //! the best move captures or promotes). The binary records (`data`) keep them all, flagged, for
 //! the reader's filter to choose from; the older text format writes only the positions whose
@@ -23,6 +28,7 @@ use crate::engine;
 use crate::position::Position;
 use crate::rules;
 use crate::search::{Score, SearchControl, SearchMemory};
+use crate::tablebase::{self, Outcome, Tablebases};
 use crate::tt::TranspositionTable;
 use shakmaty::{Chess, Color, Move, Position as _};
 use std::fmt::Write as _;
@@ -196,6 +202,27 @@ fn rules_result(pos: &Position) -> Option<GameResult> {
     }
 }
 
+/// The tables' result for a position they hold, looked up only right after a capture or pawn
+/// move (halfmove clock 0), where a WDL probe is exact; the first table position of a game is
+/// always reached that way, by the capture that brought the piece count down.
+fn tablebase_result(pos: &Position, tables: Option<&Tablebases>) -> Option<GameResult> {
+    let tables = tables?;
+    let chess = pos.chess();
+    if chess.halfmoves() != 0 || !tablebase::is_candidate(chess, tables.max_pieces()) {
+        return None;
+    }
+    let mover_wins = match tables.probe_wdl(chess, true)? {
+        Outcome::Draw => return Some(GameResult::Draw),
+        Outcome::Win => true,
+        Outcome::Loss => false,
+    };
+    Some(if mover_wins == (chess.turn() == Color::White) {
+        GameResult::WhiteWins
+    } else {
+        GameResult::BlackWins
+    })
+}
+
 /// What the search said of `pos`.
 fn searched(pos: &Position, best: Move, score: Score, white_cp: i32) -> SearchedPosition {
     SearchedPosition {
@@ -208,12 +235,18 @@ fn searched(pos: &Position, best: Move, score: Score, white_cp: i32) -> Searched
 }
 
 /// Plays the game from `start` to its end, searching `nodes` nodes per move on one thread with
-/// `tt` (which the caller has cleared for this game).
+/// `tt` (which the caller has cleared for this game), ending it at the first position
+/// `tablebases` hold.
 ///
 /// One `SearchMemory` serves the whole game, as the engine's does between `go` commands in a
 /// real game: fresh histories at every move would make each 5,000-node search order its moves
 /// as if it had never seen the position's neighbours, which is not how Patina plays.
-pub fn play(start: Position, nodes: u64, tt: &TranspositionTable) -> GameRecord {
+pub fn play(
+    start: Position,
+    nodes: u64,
+    tt: &TranspositionTable,
+    tablebases: Option<&Tablebases>,
+) -> GameRecord {
     let limits = engine::fixed_nodes(nodes);
     let memory = SearchMemory::default();
     let mut pos = start;
@@ -221,7 +254,7 @@ pub fn play(start: Position, nodes: u64, tt: &TranspositionTable) -> GameRecord 
     let mut adjudicator = Adjudicator::default();
     let mut ply = 0;
     let result = loop {
-        if let Some(result) = rules_result(&pos) {
+        if let Some(result) = rules_result(&pos).or_else(|| tablebase_result(&pos, tablebases)) {
             break result;
         }
         if ply >= MAX_GAME_PLIES {
@@ -299,7 +332,7 @@ mod tests {
     fn finished_games_end_before_any_search() {
         let mated = Position::default().play_uci_moves(["f2f3", "e7e5", "g2g4", "d8h4"]).unwrap();
         let tt = TranspositionTable::new(1).unwrap();
-        let record = play(mated, 100, &tt);
+        let record = play(mated, 100, &tt, None);
         assert_eq!(record.result, GameResult::BlackWins);
         assert!(record.positions.is_empty());
         assert_eq!(record.to_text(), "");
@@ -313,9 +346,35 @@ mod tests {
         assert_eq!(rules::judge(&pos).reason, rules::Reason::DeadPosition);
         assert_eq!(rules_result(&pos), Some(GameResult::Draw));
         let tt = TranspositionTable::new(1).unwrap();
-        let record = play(pos, 100, &tt);
+        let record = play(pos, 100, &tt, None);
         assert_eq!(record.result, GameResult::Draw);
         assert!(record.positions.is_empty());
+    }
+
+    #[test]
+    fn a_table_position_ends_the_game_with_the_tables_result() {
+        let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
+        let tables = Tablebases::load(folder).expect("the test tables load");
+        let tt = TranspositionTable::new(1).unwrap();
+        let results = [
+            ("8/8/8/3k4/8/8/8/R3K3 w - - 0 1", GameResult::WhiteWins),
+            ("8/8/8/3k4/8/8/8/R3K3 b - - 0 1", GameResult::WhiteWins),
+            ("8/8/8/3K4/8/8/8/r3k3 w - - 0 1", GameResult::BlackWins),
+            ("8/8/8/8/8/8/3kP3/7K b - - 0 1", GameResult::Draw),
+        ];
+        for (fen, result) in results {
+            let record = play(Position::from_fen(fen, false).unwrap(), 100, &tt, Some(&tables));
+            assert_eq!(record.result, result, "{fen}");
+            assert!(record.positions.is_empty(), "{fen}: nothing searched");
+        }
+        // Only right after a zeroing move, where the probe is exact; never without tables.
+        let shuffled = Position::from_fen("8/8/8/3k4/8/8/8/R3K3 w - - 5 40", false).unwrap();
+        assert_eq!(tablebase_result(&shuffled, Some(&tables)), None);
+        let fresh = Position::from_fen("8/8/8/3k4/8/8/8/R3K3 w - - 0 40", false).unwrap();
+        assert_eq!(tablebase_result(&fresh, None), None);
+        // A position the tables do not hold is played on.
+        let bigger = Position::from_fen("8/8/8/3k4/8/8/1P6/RN2K3 w - - 0 1", false).unwrap();
+        assert_eq!(tablebase_result(&bigger, Some(&tables)), None);
     }
 
     fn position(fen: &str, white_cp: i32, best_is_capture: bool) -> SearchedPosition {

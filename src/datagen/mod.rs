@@ -10,7 +10,7 @@
 //! node-limited search on a table cleared for the game (`game.rs`). Workers (`runner.rs`) take
 //! the next game index from a shared counter; finished games come back over a channel and the
 //! calling thread writes them strictly in index order, each whole in one write, so the file is
-//! byte-identical for the same seed, node budget and book, whatever the thread count and however
+//! byte-identical for the same seed, node budget, book and tables, whatever the thread count and however
 //! often the run was interrupted and resumed (`progress.rs` keeps the `FILE.progress` sidecar
 //! that makes resuming work). Raising the caller's `stop` flag (Ctrl-C in `main.rs`) starts no
 //! further games; the games in flight finish and are written, so the file only ever holds
@@ -64,6 +64,9 @@ pub struct DatagenRequest {
     pub seed: Option<u64>,
     pub nodes: Option<u64>,
     pub book: Option<PathBuf>,
+    /// Syzygy folders (`SyzygyPath` syntax): a game reaching a table position ends with the
+    /// table's result.
+    pub syzygy: Option<String>,
 }
 
 /// Why a run (or `genfens`) could not go on; each names the file, line or setting at fault.
@@ -77,6 +80,7 @@ pub enum DatagenError {
     UnrecordedData(PathBuf),
     NoOpening { index: u64, attempts: u32 },
     Table(AllocationError),
+    Tablebases { path: String, reason: String },
     Thread(std::io::Error),
 }
 
@@ -109,6 +113,7 @@ impl fmt::Display for DatagenError {
                 write!(f, "no balanced opening for game {index} after {attempts} tries (check the book)")
             }
             DatagenError::Table(error) => write!(f, "{error}"),
+            DatagenError::Tablebases { path, reason } => write!(f, "tablebases '{path}': {reason}"),
             DatagenError::Thread(error) => write!(f, "cannot start a worker thread: {error}"),
         }
     }
@@ -124,6 +129,7 @@ pub enum DatagenEvent {
         seed: u64,
         nodes: u64,
         book: Option<String>,
+        syzygy: Option<String>,
         first_game: u64,
         games: u64,
     },

@@ -2,7 +2,7 @@
 //!
 //! The data file holds nothing but data lines. The sidecar records how many games the file holds,
 //! how many bytes and positions they take, and the settings that produced them (seed, nodes,
-//! book). Each finished game is appended with a single write, synced, and only then recorded in
+//! book, tablebases). Each finished game is appended with a single write, synced, and only then recorded in
 //! the sidecar (written to `FILE.progress.tmp` and renamed over the old one, so it is never half
 //! written). On start the data file is cut back to the recorded length, which drops anything an
 //! interrupted run wrote after its last recorded game, and the run continues with the next game
@@ -24,6 +24,8 @@ pub struct Checkpoint {
     pub nodes: u64,
     /// The `--book` argument as given, if any.
     pub book: Option<String>,
+    /// The `--syzygy` argument as given, if any.
+    pub syzygy: Option<String>,
 }
 
 impl Checkpoint {
@@ -36,17 +38,21 @@ impl Checkpoint {
         if let Some(book) = &self.book {
             text.push_str(&format!("book {book}\n"));
         }
+        if let Some(syzygy) = &self.syzygy {
+            text.push_str(&format!("syzygy {syzygy}\n"));
+        }
         text
     }
 
     fn parse(text: &str) -> Result<Checkpoint, String> {
         let mut values: [Option<u64>; 5] = [None; 5];
         const KEYS: [&str; 5] = ["games", "positions", "bytes", "seed", "nodes"];
-        let mut book = None;
+        let (mut book, mut syzygy) = (None, None);
         for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
             let (key, value) = line.split_once(' ').unwrap_or((line, ""));
-            if key == "book" {
-                book = Some(value.trim().to_string());
+            if key == "book" || key == "syzygy" {
+                let slot = if key == "book" { &mut book } else { &mut syzygy };
+                *slot = Some(value.trim().to_string());
                 continue;
             }
             let slot = KEYS.iter().position(|&k| k == key).ok_or(format!("unknown entry '{key}'"))?;
@@ -62,6 +68,7 @@ impl Checkpoint {
             seed: get(3)?,
             nodes: get(4)?,
             book,
+            syzygy,
         })
     }
 }
@@ -74,7 +81,7 @@ pub fn sidecar_path(out: &Path) -> PathBuf {
 }
 
 /// What the sidecar beside the data file `out` records, if it has a readable one: which seed,
-/// node budget and book made the data (`patina wdl-fit` names them in its output).
+/// node budget, book and tablebases made the data (`patina wdl-fit` names them in its output).
 pub fn recorded_checkpoint(out: &Path) -> Option<Checkpoint> {
     let text = std::fs::read_to_string(sidecar_path(out)).ok()?;
     Checkpoint::parse(&text).ok()
@@ -153,20 +160,21 @@ fn resolve(
     sidecar: &Path,
 ) -> Result<Checkpoint, DatagenError> {
     let given_book = request.book.as_ref().map(|path| path.to_string_lossy().into_owned());
-    let fresh = |seed: u64, nodes: u64, book: Option<String>| Checkpoint {
+    let fresh = |seed: u64, nodes: u64, book: Option<String>, syzygy: Option<String>| Checkpoint {
         games: 0,
         positions: 0,
         bytes: 0,
         seed: request.seed.unwrap_or(seed),
         nodes: request.nodes.unwrap_or(nodes),
         book: given_book.clone().or(book),
+        syzygy: request.syzygy.clone().or(syzygy),
     };
     match stored {
         None if length > 0 => Err(DatagenError::UnrecordedData(request.out.clone())),
-        None => Ok(fresh(clock_seed(), DEFAULT_NODES, None)),
+        None => Ok(fresh(clock_seed(), DEFAULT_NODES, None, None)),
         // No game recorded yet: nothing to protect, so the given settings win, and whatever the
         // file holds is a torn first game.
-        Some(stored) if stored.games == 0 => Ok(fresh(stored.seed, stored.nodes, stored.book)),
+        Some(stored) if stored.games == 0 => Ok(fresh(stored.seed, stored.nodes, stored.book, stored.syzygy)),
         Some(stored) => agree(request, given_book, stored, length, sidecar),
     }
 }
@@ -195,6 +203,11 @@ fn agree(
         (_, _, Some(book)) if Some(&book) != stored.book.as_ref() => {
             Err(mismatch("book", stored.book.clone().unwrap_or_else(|| "none".into()), book))
         }
+        _ if request.syzygy.is_some() && request.syzygy != stored.syzygy => Err(mismatch(
+            "syzygy",
+            stored.syzygy.clone().unwrap_or_else(|| "none".into()),
+            request.syzygy.clone().unwrap_or_default(),
+        )),
         _ if length < stored.bytes => Err(DatagenError::Progress {
             path: sidecar.to_path_buf(),
             reason: format!("records {} bytes but {} has only {length}", stored.bytes, request.out.display()),
@@ -214,7 +227,15 @@ mod tests {
     use super::*;
 
     fn request(out: &Path, seed: Option<u64>) -> DatagenRequest {
-        DatagenRequest { out: out.to_path_buf(), games: 4, threads: 1, seed, nodes: Some(100), book: None }
+        DatagenRequest {
+            out: out.to_path_buf(),
+            games: 4,
+            threads: 1,
+            seed,
+            nodes: Some(100),
+            book: None,
+            syzygy: None,
+        }
     }
 
     #[test]
@@ -226,6 +247,7 @@ mod tests {
             seed: 7,
             nodes: 5000,
             book: Some("a b.epd".into()),
+            syzygy: Some("/tables/345:/tables/6".into()),
         };
         let text = checkpoint.to_text();
         assert_eq!(Checkpoint::parse(&text).unwrap(), checkpoint);
@@ -249,6 +271,12 @@ mod tests {
 
         let error = Output::open(&request(&out, Some(8))).err().unwrap().to_string();
         assert!(error.contains("seed") && error.contains("'7'") && error.contains("'8'"), "{error}");
+        let with_tables = DatagenRequest { syzygy: Some("/tables".into()), ..request(&out, None) };
+        let error = Output::open(&with_tables).err().unwrap().to_string();
+        assert!(
+            error.contains("syzygy") && error.contains("'none'") && error.contains("'/tables'"),
+            "{error}"
+        );
         let output = Output::open(&request(&out, None)).unwrap();
         assert_eq!((output.checkpoint().games, output.checkpoint().seed), (1, 7));
         assert_eq!(std::fs::read_to_string(&out).unwrap(), "a | 1 | 0.5\n");

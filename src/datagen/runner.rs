@@ -12,6 +12,7 @@ use super::opening::{self, OpeningSource};
 use super::progress::Output;
 use super::{DataFormat, DatagenError, DatagenEvent, DatagenRequest, Progress};
 use crate::rng::Rng;
+use crate::tablebase::Tablebases;
 use crate::tt::TranspositionTable;
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 use shakmaty::CastlingMode;
@@ -32,6 +33,7 @@ struct GameSettings<'a> {
     seed: u64,
     nodes: u64,
     source: OpeningSource<'a>,
+    tablebases: Option<&'a Tablebases>,
 }
 
 impl GameSettings<'_> {
@@ -42,7 +44,7 @@ impl GameSettings<'_> {
             .balanced_opening(&mut rng, tt)
             .ok_or(DatagenError::NoOpening { index, attempts: opening::MAX_OPENING_ATTEMPTS })?;
         tt.clear();
-        Ok(game::play(opening, self.nodes, tt))
+        Ok(game::play(opening, self.nodes, tt, self.tablebases))
     }
 }
 
@@ -98,8 +100,9 @@ pub fn run(
     stop: &AtomicBool,
     mut on_event: impl FnMut(DatagenEvent),
 ) -> Result<Progress, DatagenError> {
-    // A bad --book fails before the output or its sidecar is touched.
+    // A bad --book or --syzygy fails before the output or its sidecar is touched.
     let given_book = request.book.as_deref().map(|path| Book::load(path, false)).transpose()?;
+    let given_tables = request.syzygy.as_deref().map(load_tablebases).transpose()?;
     let mut output = Output::open(request)?;
     let checkpoint = output.checkpoint().clone();
     let book = match (given_book, &checkpoint.book) {
@@ -107,15 +110,22 @@ pub fn run(
         (None, Some(stored)) => Some(Book::load(Path::new(stored), false)?),
         (None, None) => None,
     };
+    let tablebases = match (given_tables, &checkpoint.syzygy) {
+        (Some(tables), _) => Some(tables),
+        (None, Some(stored)) => Some(load_tablebases(stored)?),
+        (None, None) => None,
+    };
     let settings = GameSettings {
         seed: checkpoint.seed,
         nodes: checkpoint.nodes,
         source: OpeningSource { book: book.as_ref(), mode: CastlingMode::Standard },
+        tablebases: tablebases.as_ref(),
     };
     on_event(DatagenEvent::Started {
         seed: checkpoint.seed,
         nodes: checkpoint.nodes,
         book: checkpoint.book.clone(),
+        syzygy: checkpoint.syzygy.clone(),
         first_game: checkpoint.games,
         games: request.games,
     });
@@ -153,6 +163,10 @@ pub fn run(
             None => collected,
         }
     })
+}
+
+fn load_tablebases(path: &str) -> Result<Tablebases, DatagenError> {
+    Tablebases::load(path).map_err(|reason| DatagenError::Tablebases { path: path.to_string(), reason })
 }
 
 /// Writes finished games in index order and reports progress.

@@ -424,8 +424,9 @@ pub fn render(fitted: &Fitted, header: &Header) -> String {
         ));
         if let Some(made) = checkpoint {
             let book = made.book.as_ref().map(|b| format!(" --book {b}")).unwrap_or_default();
+            let syzygy = made.syzygy.as_ref().map(|s| format!(" --syzygy {s}")).unwrap_or_default();
             line(&format!(
-                "//   regenerate: patina datagen --games {} --nodes {} --seed {}{book} --out FILE",
+                "//   regenerate: patina datagen --games {} --nodes {} --seed {}{book}{syzygy} --out FILE",
                 made.games, made.nodes, made.seed
             ));
             line(&format!(
