@@ -26,7 +26,7 @@ use std::time::Duration;
 pub const MIN_ELO: i64 = 1300;
 /// The strongest `UCI_Elo`: Patina's full strength at 10+0.1 as measured on the scale of
 /// Stockfish's `UCI_Elo` (docs/strength.md).
-pub const MAX_ELO: i64 = 2200;
+pub const MAX_ELO: i64 = 2350;
 /// `UCI_Elo` when the GUI does not set it.
 pub const DEFAULT_ELO: i64 = 1800;
 
