@@ -289,16 +289,15 @@ fn datagen(request: DatagenRequest) -> ExitCode {
     if let Err(error) = installed {
         eprintln!("datagen: cannot catch Ctrl-C ({error}); an interrupt loses only unfinished games");
     }
-    let outcome = patina::datagen::run(&request, &stop, |event| {
-        match event {
+    let outcome = patina::datagen::run(&request, &stop, |event| match event {
         DatagenEvent::Started { seed, nodes, book, syzygy, first_game, games } => eprintln!(
-            "datagen: seed {seed}, {nodes} nodes per move, book {}, tablebases {}, games {first_game}..{games} into {}",
+            "datagen: seed {seed}, {nodes} nodes per move, book {}, tablebases {}, games \
+             {first_game}..{games} into {}",
             book.as_deref().unwrap_or("none"),
             syzygy.as_deref().unwrap_or("none"),
             request.out.display()
         ),
         DatagenEvent::Progress(progress) => eprintln!("datagen: {progress}"),
-    }
     });
     match outcome {
         Ok(progress) if progress.run_games == 0 && progress.games_done >= progress.games_total => {

@@ -10,8 +10,8 @@
 //! node-limited search on a table cleared for the game (`game.rs`). Workers (`runner.rs`) take
 //! the next game index from a shared counter; finished games come back over a channel and the
 //! calling thread writes them strictly in index order, each whole in one write, so the file is
-//! byte-identical for the same seed, node budget, book and tables, whatever the thread count and however
-//! often the run was interrupted and resumed (`progress.rs` keeps the `FILE.progress` sidecar
+//! byte-identical for the same seed, node budget, book and tables, whatever the thread count and
+//! however often the run was interrupted and resumed (`progress.rs` keeps the `FILE.progress` sidecar
 //! that makes resuming work). Raising the caller's `stop` flag (Ctrl-C in `main.rs`) starts no
 //! further games; the games in flight finish and are written, so the file only ever holds
 //! whole games.

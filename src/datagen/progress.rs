@@ -2,9 +2,9 @@
 //!
 //! The data file holds nothing but data lines. The sidecar records how many games the file holds,
 //! how many bytes and positions they take, and the settings that produced them (seed, nodes,
-//! book, tablebases). Each finished game is appended with a single write, synced, and only then recorded in
-//! the sidecar (written to `FILE.progress.tmp` and renamed over the old one, so it is never half
-//! written). On start the data file is cut back to the recorded length, which drops anything an
+//! book, tablebases). Each finished game is appended with a single write, synced, and only then
+//! recorded in the sidecar (written to `FILE.progress.tmp` and renamed over the old one, so it is
+//! never half written). On start the data file is cut back to the recorded length, which drops anything an
 //! interrupted run wrote after its last recorded game, and the run continues with the next game
 //! index. Since game `i` depends only on `(seed, i)`, the resumed file is byte-identical to one
 //! written in a single run.
@@ -50,15 +50,18 @@ impl Checkpoint {
         let (mut book, mut syzygy) = (None, None);
         for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
             let (key, value) = line.split_once(' ').unwrap_or((line, ""));
-            if key == "book" || key == "syzygy" {
-                let slot = if key == "book" { &mut book } else { &mut syzygy };
-                *slot = Some(value.trim().to_string());
-                continue;
+            match key {
+                "book" => book = Some(value.trim().to_string()),
+                "syzygy" => syzygy = Some(value.trim().to_string()),
+                _ => {
+                    let slot = KEYS.iter().position(|&k| k == key).ok_or(format!("unknown entry '{key}'"))?;
+                    let number = value
+                        .trim()
+                        .parse()
+                        .map_err(|_| format!("'{key}' needs an integer, got '{value}'"))?;
+                    values[slot] = Some(number);
+                }
             }
-            let slot = KEYS.iter().position(|&k| k == key).ok_or(format!("unknown entry '{key}'"))?;
-            let number =
-                value.trim().parse().map_err(|_| format!("'{key}' needs an integer, got '{value}'"))?;
-            values[slot] = Some(number);
         }
         let get = |slot: usize| values[slot].ok_or(format!("missing entry '{}'", KEYS[slot]));
         Ok(Checkpoint {
@@ -193,21 +196,19 @@ fn agree(
         stored,
         given,
     };
-    match (request.seed, request.nodes, given_book) {
-        (Some(seed), _, _) if seed != stored.seed => {
+    match (request.seed, request.nodes, given_book, &request.syzygy) {
+        (Some(seed), _, _, _) if seed != stored.seed => {
             Err(mismatch("seed", stored.seed.to_string(), seed.to_string()))
         }
-        (_, Some(nodes), _) if nodes != stored.nodes => {
+        (_, Some(nodes), _, _) if nodes != stored.nodes => {
             Err(mismatch("nodes", stored.nodes.to_string(), nodes.to_string()))
         }
-        (_, _, Some(book)) if Some(&book) != stored.book.as_ref() => {
+        (_, _, Some(book), _) if Some(&book) != stored.book.as_ref() => {
             Err(mismatch("book", stored.book.clone().unwrap_or_else(|| "none".into()), book))
         }
-        _ if request.syzygy.is_some() && request.syzygy != stored.syzygy => Err(mismatch(
-            "syzygy",
-            stored.syzygy.clone().unwrap_or_else(|| "none".into()),
-            request.syzygy.clone().unwrap_or_default(),
-        )),
+        (_, _, _, Some(syzygy)) if Some(syzygy) != stored.syzygy.as_ref() => {
+            Err(mismatch("syzygy", stored.syzygy.clone().unwrap_or_else(|| "none".into()), syzygy.clone()))
+        }
         _ if length < stored.bytes => Err(DatagenError::Progress {
             path: sidecar.to_path_buf(),
             reason: format!("records {} bytes but {} has only {length}", stored.bytes, request.out.display()),
