@@ -32,7 +32,6 @@ pub mod eval;
 #[allow(missing_docs)]
 pub mod jobs;
 pub mod memory;
-#[allow(missing_docs)]
 pub mod movepick;
 #[allow(missing_docs)]
 pub mod nnue;

@@ -41,8 +41,11 @@ pub fn gain_estimate(m: Move) -> i32 {
 /// Moves that help ordering beyond the table move.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct OrderingHints {
+    /// The transposition table's move for this position, handed out first; must be legal here.
     pub tt_move: Option<Move>,
+    /// The two quiet moves that last caused a cutoff at this ply, tried after good captures.
     pub killers: [Option<Move>; 2],
+    /// The quiet move that last refuted the opponent's previous move, tried after the killers.
     pub counter: Option<Move>,
 }
 
