@@ -48,7 +48,6 @@ pub mod see;
 pub mod strength;
 #[allow(missing_docs)]
 pub mod tablebase;
-#[allow(missing_docs)]
 pub mod time;
 #[allow(missing_docs)]
 pub mod train;

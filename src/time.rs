@@ -13,7 +13,9 @@ use std::time::Duration;
 pub struct Clock {
     /// Remaining time in milliseconds; negative values (GUI margins) count as zero.
     pub time_ms: Option<i64>,
+    /// Milliseconds added to the clock after each move (`winc`/`binc`); 0 when none.
     pub increment_ms: i64,
+    /// Moves left until the next time control (`movestogo`); `None` plans for 30 more.
     pub moves_to_go: Option<u32>,
     /// `go movetime`.
     pub move_time_ms: Option<i64>,
@@ -22,7 +24,9 @@ pub struct Clock {
 /// Soft and hard thinking-time limits for one move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TimeBudget {
+    /// Past this, measured from the clock start, no new iteration begins.
     pub soft: Duration,
+    /// Past this, measured from the clock start, the search aborts mid-iteration.
     pub hard: Duration,
     /// A `go movetime` with no clock: the whole time is spent. The search scales a clock's soft
     /// limit by how settled it looks, but `movetime` asks for exactly that long.
