@@ -46,7 +46,6 @@ pub mod rules;
 pub mod search;
 pub mod see;
 pub mod strength;
-#[allow(missing_docs)]
 pub mod tablebase;
 pub mod time;
 #[allow(missing_docs)]

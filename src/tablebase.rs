@@ -16,15 +16,20 @@ use std::path::PathBuf;
 /// A tablebase result from the side to move's point of view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
+    /// The side to move wins with best play (within the fifty-move rule when it is on).
     Win,
+    /// Best play draws, including wins the fifty-move rule frustrates when it is on.
     Draw,
+    /// The side to move loses with best play (within the fifty-move rule when it is on).
     Loss,
 }
 
 /// The root decision: the move to play and what it leads to.
 #[derive(Debug, Clone, Copy)]
 pub struct RootChoice {
+    /// The DTZ-optimal move: keeps a win, holds a draw, or resists a loss longest.
     pub best: Move,
+    /// The result after `best`, from the side to move's view (the one choosing the move).
     pub outcome: Outcome,
     /// Plies to the next capture or pawn move on the optimal line (0 for a draw).
     pub dtz: i32,
