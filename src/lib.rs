@@ -50,7 +50,6 @@ pub mod tablebase;
 pub mod time;
 #[allow(missing_docs)]
 pub mod train;
-#[allow(missing_docs)]
 pub mod tt;
 #[allow(missing_docs)]
 pub mod tune;

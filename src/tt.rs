@@ -26,6 +26,7 @@ pub enum Bound {
     Upper = 1,
     /// The score is at least this (fail high).
     Lower = 2,
+    /// The score is the node's value (it fell inside the search window).
     Exact = 3,
 }
 
@@ -34,9 +35,13 @@ pub enum Bound {
 pub struct TtHit {
     /// Encoded move (see `encode_move`), 0 for none.
     pub packed_move: u16,
+    /// Search score in centipawns, mate and tablebase scores node-relative (`score_from_tt`).
     pub score: i32,
+    /// The uncorrected static eval in centipawns, `EVAL_NONE` when none was stored.
     pub eval: i32,
+    /// Depth in plies the score was searched to (0..=255).
     pub depth: i32,
+    /// Whether `score` is exact or only a bound on the true value.
     pub bound: Bound,
 }
 
@@ -66,6 +71,7 @@ pub struct TranspositionTable {
 /// The table could not be allocated at the requested size.
 #[derive(Debug)]
 pub struct AllocationError {
+    /// The size asked for, in MiB.
     pub mib: usize,
     /// Bytes the machine could still give, when known.
     pub available: Option<u64>,
