@@ -37,7 +37,6 @@ pub mod movepick;
 pub mod nnue;
 pub mod options;
 pub mod perft;
-#[allow(missing_docs)]
 pub mod position;
 pub mod rng;
 #[allow(missing_docs)]

@@ -72,8 +72,22 @@ fn key_after(key: u64, before: &Chess, m: Move, after: &Chess) -> u64 {
 /// Why a FEN or a move list was rejected; the message names the offending token.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PositionError {
-    Fen { fen: String, reason: String },
-    Move { token: String, ply: usize, reason: &'static str },
+    /// The FEN did not parse, or describes an illegal or (without Chess960) unsupported setup.
+    Fen {
+        /// The FEN as given.
+        fen: String,
+        /// What is wrong with it, in words.
+        reason: String,
+    },
+    /// A move of the list did not parse or is illegal where it was to be played.
+    Move {
+        /// The move as given, in UCI notation.
+        token: String,
+        /// Its place in the move list, counting from 1.
+        ply: usize,
+        /// `"unparsable"` or `"illegal"`.
+        reason: &'static str,
+    },
 }
 
 impl fmt::Display for PositionError {
@@ -237,24 +251,31 @@ impl Position {
         }
     }
 
+    /// The current board, as shakmaty's position.
     pub fn chess(&self) -> &Chess {
         &self.board
     }
+    /// Zobrist key of the current board (en passant counted only where legal).
     pub fn key(&self) -> u64 {
         self.key
     }
+    /// Standard or Chess960 castling, fixed when the position was set up; governs move notation.
     pub fn castling_mode(&self) -> CastlingMode {
         self.mode
     }
+    /// The side to move.
     pub fn turn(&self) -> Color {
         self.board.turn()
     }
+    /// True when the side to move is in check.
     pub fn is_check(&self) -> bool {
         self.board.is_check()
     }
+    /// The fifty-move counter: plies since the last capture or pawn move.
     pub fn halfmoves(&self) -> u32 {
         self.board.halfmoves()
     }
+    /// Every legal move of the side to move.
     pub fn legal_moves(&self) -> MoveList {
         self.board.legal_moves()
     }
