@@ -39,7 +39,6 @@ pub mod options;
 pub mod perft;
 pub mod position;
 pub mod rng;
-#[allow(missing_docs)]
 pub mod rules;
 #[allow(missing_docs)]
 pub mod search;

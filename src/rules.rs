@@ -17,36 +17,52 @@ use std::fmt;
 /// Why a game ended, or `Ongoing`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reason {
+    /// The side to move is in check with no legal move: it has lost.
     Checkmate,
+    /// The side to move has no legal move and is not in check: a draw.
     Stalemate,
+    /// The current position has occurred for the fifth time: an automatic draw.
     FivefoldRepetition,
+    /// 75 moves (150 plies) by each side without a capture or pawn move: an automatic draw.
     SeventyFiveMoveRule,
+    /// Neither side has the material to mate (shakmaty's rule): a draw.
     InsufficientMaterial,
+    /// No sequence of legal moves can reach checkmate (proven by `dead`): a draw.
     DeadPosition,
+    /// The game goes on; draws may still be claimable (`Verdict::claims`).
     Ongoing,
 }
 
 /// A draw a player may claim in an ongoing game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Claim {
+    /// The current position has occurred at least three times.
     ThreefoldRepetition,
+    /// At least 50 moves (100 plies) by each side without a capture or pawn move.
     FiftyMoveRule,
 }
 
 /// The score of a game: `1-0`, `0-1`, `1/2-1/2` or `*`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Score {
+    /// `1-0`.
     WhiteWins,
+    /// `0-1`.
     BlackWins,
+    /// `1/2-1/2`.
     Draw,
+    /// `*`: the game is not over.
     Unfinished,
 }
 
 /// The full verdict on a position.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Verdict {
+    /// The result: decided once the game is over, `Unfinished` while it goes on.
     pub score: Score,
+    /// Why the game ended, or `Ongoing`.
     pub reason: Reason,
+    /// Draws the player to move could claim now; empty once the game is over.
     pub claims: Vec<Claim>,
 }
 
@@ -57,8 +73,9 @@ impl Verdict {
     }
 }
 
-/// Plies without capture or pawn move after which a draw may be claimed / is automatic.
+/// Plies without capture or pawn move after which a draw may be claimed (the fifty-move rule).
 pub const FIFTY_MOVE_PLIES: u32 = 100;
+/// Plies without capture or pawn move after which the game is drawn (the seventy-five-move rule).
 pub const SEVENTY_FIVE_MOVE_PLIES: u32 = 150;
 
 /// Judges the current position of a game.

@@ -48,7 +48,9 @@ pub enum Reachable {
 /// The outcome of `explore` and the number of distinct positions it visited.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Exploration {
+    /// Whether a checkmate is reachable, proven unreachable, or undecided.
     pub reachable: Reachable,
+    /// Distinct positions visited, the start included.
     pub states: usize,
 }
 
