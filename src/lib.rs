@@ -27,7 +27,6 @@ pub mod data;
 #[allow(missing_docs)]
 pub mod datagen;
 pub mod engine;
-#[allow(missing_docs)]
 pub mod eval;
 #[allow(missing_docs)]
 pub mod jobs;

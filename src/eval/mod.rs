@@ -33,7 +33,9 @@ use sink::{side_index, Sink, TermId, TermTable, Totals, TERM_NAMES};
 /// A middlegame/endgame pair of centipawn values.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Tapered {
+    /// Centipawns in the middlegame (full phase).
     pub mg: i32,
+    /// Centipawns in the endgame (phase 0).
     pub eg: i32,
 }
 
@@ -60,17 +62,22 @@ impl std::ops::Sub for Tapered {
 /// One evaluation term for both sides.
 #[derive(Debug, Clone, Copy)]
 pub struct Term {
+    /// The term's label in the `eval` table, e.g. `"mobility"`.
     pub name: &'static str,
+    /// White's value of the term in centipawns, from White's view.
     pub white: Tapered,
+    /// Black's value of the term in centipawns, from Black's view (the net is `white - black`).
     pub black: Tapered,
 }
 
 /// Everything `eval` shows: the terms, the phase, the endgame scale and the blended total.
 #[derive(Debug, Clone)]
 pub struct Breakdown {
+    /// Every term, in the order the `eval` command lists them.
     pub terms: Vec<Term>,
     /// 0 (bare kings and pawns) to `PHASE_MAX` (all pieces on the board).
     pub phase: i32,
+    /// `PHASE_MAX`, the full phase, for display next to `phase`.
     pub phase_max: i32,
     /// Endgame scale out of 64 (64 = no scaling).
     pub scale: i32,

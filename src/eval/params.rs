@@ -20,8 +20,11 @@ use super::{psqt, s, weights, Tapered};
 /// One named run of parameters in the flat vector.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Block {
+    /// The block's constant name, e.g. `"KNIGHT_MOBILITY"`.
     pub name: &'static str,
+    /// Index of its first parameter in the flat vector.
     pub start: usize,
+    /// Number of parameters in it.
     pub len: usize,
 }
 
@@ -50,8 +53,11 @@ layout! {
     PSQT: 6 * 64,
     /// Mobility by number of safe squares reached.
     KNIGHT_MOBILITY: 9,
+    /// Bishop mobility by number of safe squares reached (0..=13).
     BISHOP_MOBILITY: 14,
+    /// Rook mobility by number of safe squares reached (0..=14).
     ROOK_MOBILITY: 15,
+    /// Queen mobility by number of safe squares reached (0..=27).
     QUEEN_MOBILITY: 28,
     /// Passed pawn by relative rank (0 = own back rank).
     PASSED_PAWN: 8,
@@ -59,31 +65,54 @@ layout! {
     PASSED_FREE_PATH: 8,
     /// Per (enemy minus own king distance to the stop square) times relative rank.
     PASSED_KING_DISTANCE: 1,
+    /// Per pawn with an own pawn ahead of it on its file.
     DOUBLED_PAWN: 1,
+    /// Per pawn with no own pawn on either adjacent file.
     ISOLATED_PAWN: 1,
+    /// Per unconnected pawn whose neighbours are all ahead and whose stop square an enemy pawn
+    /// attacks.
     BACKWARD_PAWN: 1,
     /// Pawn defended by or beside another, by relative rank.
     CONNECTED_PAWN: 8,
+    /// Once for a side with two or more bishops.
     BISHOP_PAIR: 1,
+    /// Per rook on a file with no pawns at all.
     ROOK_OPEN_FILE: 1,
+    /// Per rook on a file with enemy pawns but no own pawns.
     ROOK_SEMI_OPEN_FILE: 1,
+    /// Per rook on the relative seventh rank while the enemy king is on the eighth or enemy
+    /// pawns are on the seventh.
     ROOK_ON_SEVENTH: 1,
+    /// Per knight on relative rank 4 to 6, defended by a pawn, that no enemy pawn can attack.
     KNIGHT_OUTPOST: 1,
+    /// Per bishop on such an outpost square.
     BISHOP_OUTPOST: 1,
+    /// Per enemy knight .. queen our pawns attack.
     THREAT_BY_PAWN: 1,
+    /// Per enemy rook or queen our knights or bishops attack.
     THREAT_BY_MINOR: 1,
+    /// Per enemy queen our rooks attack.
     THREAT_BY_ROOK: 1,
+    /// Per enemy knight .. queen we attack and they do not defend.
     HANGING_PIECE: 1,
+    /// Per own pawn one rank in front of the king, on its file or an adjacent one.
     SHIELD_PAWN_NEAR: 1,
+    /// Per own pawn two ranks in front of the king, on its file or an adjacent one.
     SHIELD_PAWN_FAR: 1,
+    /// Per enemy pawn one or two ranks from the king's shield zone.
     PAWN_STORM: 1,
+    /// Per file at or beside the king with enemy pawns but no own pawns.
     KING_SEMI_OPEN_FILE: 1,
+    /// Per file at or beside the king with no pawns at all.
     KING_OPEN_FILE: 1,
     /// Attacked king-zone squares by attacking role (knight .. queen), after the two-kinds gate.
     KING_ZONE_ATTACK: 4,
     /// Safe checking squares by checking role (knight .. queen).
     SAFE_CHECK: 4,
+    /// Per central-file square (c to f) on our relative ranks 2 to 4 free of own pawns and not
+    /// attacked by enemy pawns.
     SPACE: 1,
+    /// Once, for the side to move.
     TEMPO: 1,
 }
 
@@ -97,6 +126,8 @@ pub const fn psqt(role: usize, table_index: usize) -> usize {
 /// Every evaluation weight, in the layout above.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EvalParams {
+    /// One middlegame/endgame weight in centipawns per parameter, indexed by the block
+    /// constants above.
     pub values: [Tapered; PARAM_COUNT],
 }
 

@@ -7,12 +7,14 @@
 //! `params.rs` copies material and tables into the flat parameter vector, in this order; the
 //! evaluation reads them from there.
 
-/// Middlegame and endgame value of each role (pawn, knight, bishop, rook, queen, king).
+/// Middlegame value of each role in centipawns (pawn, knight, bishop, rook, queen, king).
 pub const MATERIAL_MG: [i32; 6] = [82, 337, 365, 477, 1025, 0];
+/// Endgame value of each role, in centipawns, in the same order.
 pub const MATERIAL_EG: [i32; 6] = [94, 281, 297, 512, 936, 0];
 
 /// Game-phase weight of each role; the sum over the starting position is `PHASE_MAX`.
 pub const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
+/// The phase of the starting material and the cap on any phase: the score is all middlegame.
 pub const PHASE_MAX: i32 = 24;
 
 #[rustfmt::skip]

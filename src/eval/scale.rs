@@ -6,6 +6,7 @@
 
 use shakmaty::{Bitboard, Board, Color, Role};
 
+/// The endgame scale that leaves the score unchanged; scales are out of this (64ths).
 pub const SCALE_NORMAL: i32 = 64;
 
 fn non_pawn_material(board: &Board, color: Color) -> i32 {
