@@ -23,28 +23,75 @@ use std::time::{Duration, Instant};
 #[derive(Clone)]
 pub enum Job {
     /// `bench [DEPTH]`: the fixed positions on one thread.
-    Bench { depth: i32 },
+    Bench {
+        /// Search depth in plies for every bench position.
+        depth: i32,
+    },
     /// `go perft DEPTH`: per-root-move counts.
-    Perft { pos: Box<Position>, depth: u32 },
+    Perft {
+        /// The position to count from.
+        pos: Box<Position>,
+        /// Plies to count to; 0 counts the position itself and has no root moves.
+        depth: u32,
+    },
     /// OpenBench's `genfens`.
-    Genfens { count: u64, seed: u64, book: Option<String>, chess960: bool },
+    Genfens {
+        /// Openings to emit.
+        count: u64,
+        /// Seed of the opening draws; the same seed, book and build give the same FENs.
+        seed: u64,
+        /// Path of an opening book to start from; `None` plays random plies from the start.
+        book: Option<String>,
+        /// Chess960 castling (`UCI_Chess960`): the book is read and positions set up that way.
+        chess960: bool,
+    },
 }
 
 /// What a job reports.
 #[derive(Debug)]
 pub enum JobEvent {
     /// One root move of `go perft`, counted in full.
-    PerftMove { mv: Move, nodes: u64 },
+    PerftMove {
+        /// The root move.
+        mv: Move,
+        /// Leaf nodes under it at the job's depth.
+        nodes: u64,
+    },
     /// `go perft` has ended: `complete` is false when it was stopped.
-    PerftDone { nodes: u64, elapsed: Duration, counted: usize, root_moves: usize, complete: bool },
+    PerftDone {
+        /// Leaf nodes of the root moves counted in full (the sum of their `PerftMove`s).
+        nodes: u64,
+        /// Wall time from the job's start to its end.
+        elapsed: Duration,
+        /// Root moves counted in full.
+        counted: usize,
+        /// Legal moves at the root (0 at depth 0).
+        root_moves: usize,
+        /// False when the stop flag cut the count short.
+        complete: bool,
+    },
     /// `bench` has ended: `None` when it was stopped (a partial node count means nothing).
     BenchDone(Option<BenchResult>),
     /// One `genfens` opening.
     Genfen(String),
     /// `genfens` has ended after `emitted` of `requested` openings; `error` when it failed.
-    GenfensDone { emitted: u64, requested: u64, error: Option<String> },
+    GenfensDone {
+        /// Openings sent as `Genfen` events.
+        emitted: u64,
+        /// Openings the command asked for.
+        requested: u64,
+        /// Why it failed (a book that would not load, a table that would not allocate).
+        error: Option<String>,
+    },
     /// A `SyzygyPath` load has ended (not a job of the slot: `load_tables` starts it).
-    TablesLoaded { generation: u64, path: String, result: Result<Tablebases, String> },
+    TablesLoaded {
+        /// The number `load_tables` returned; stale unless `tables_loaded` says otherwise.
+        generation: u64,
+        /// The `SyzygyPath` value loaded.
+        path: String,
+        /// The tables, or why they could not be registered.
+        result: Result<Tablebases, String>,
+    },
 }
 
 impl JobEvent {

@@ -28,7 +28,6 @@ pub mod data;
 pub mod datagen;
 pub mod engine;
 pub mod eval;
-#[allow(missing_docs)]
 pub mod jobs;
 pub mod memory;
 pub mod movepick;
