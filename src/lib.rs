@@ -31,7 +31,6 @@ pub mod eval;
 pub mod jobs;
 pub mod memory;
 pub mod movepick;
-#[allow(missing_docs)]
 pub mod nnue;
 pub mod options;
 pub mod perft;

@@ -15,6 +15,7 @@ use shakmaty::{Board, Color, Role};
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[repr(C, align(64))]
 pub struct Accumulator {
+    /// Feature bias plus the weight rows of every active feature, one sum per hidden neuron.
     pub values: [i16; HIDDEN],
 }
 

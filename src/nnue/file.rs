@@ -51,14 +51,51 @@ const OUTPUT_WEIGHT_MAX: i16 = 2048;
 /// Why a net file was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NetError {
+    /// The file could not be read; the message names the path and the OS error.
     Io(String),
-    Truncated { length: usize, expected: usize },
+    /// The file is shorter than a header, or not the length its header calls for.
+    Truncated {
+        /// Bytes in the file.
+        length: usize,
+        /// Bytes a net of the header's architecture takes (a one-bucket net's without a header).
+        expected: usize,
+    },
+    /// The file does not start with `PATINANN`.
     BadMagic,
+    /// The header's format version, which this build does not read.
     UnsupportedVersion(u32),
-    WrongArchitecture { arch: u32, inputs: u32, hidden: u32 },
-    WrongQuantisation { qa: u32, qb: u32, scale: u32 },
-    HashMismatch { stored: u64, computed: u64 },
-    WeightOutOfRange { what: &'static str, value: i32 },
+    /// The header names an architecture or layer sizes this build does not play.
+    WrongArchitecture {
+        /// Architecture id from the header.
+        arch: u32,
+        /// Inputs per perspective from the header.
+        inputs: u32,
+        /// Hidden neurons per perspective from the header.
+        hidden: u32,
+    },
+    /// The header's quantisation differs from this build's `QA`, `QB` and `SCALE`.
+    WrongQuantisation {
+        /// Feature-layer quantisation from the header.
+        qa: u32,
+        /// Output-weight quantisation from the header.
+        qb: u32,
+        /// Output-to-centipawn scale from the header.
+        scale: u32,
+    },
+    /// The payload's FNV-1a hash is not the one in the header: a damaged copy.
+    HashMismatch {
+        /// Hash the header records.
+        stored: u64,
+        /// Hash of the payload as read.
+        computed: u64,
+    },
+    /// A weight is larger than the integer arithmetic can take without overflow.
+    WeightOutOfRange {
+        /// Which weights: `"feature"`, `"feature bias"` or `"output"`.
+        what: &'static str,
+        /// The offending quantised value.
+        value: i32,
+    },
 }
 
 impl fmt::Display for NetError {
