@@ -48,7 +48,6 @@ pub mod train;
 pub mod tt;
 #[allow(missing_docs)]
 pub mod tune;
-#[allow(missing_docs)]
 pub mod uci;
 pub mod utc;
 #[allow(missing_docs)]

@@ -9,7 +9,9 @@ use std::fmt;
 /// Where a `position` command starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PositionStart {
+    /// `startpos`: the standard starting position.
     StartPos,
+    /// `fen <FEN>`: the FEN's fields joined by single spaces, not yet validated.
     Fen(String),
 }
 
@@ -17,12 +19,19 @@ pub enum PositionStart {
 /// are.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct GoParams {
+    /// `wtime`, `btime`, `winc`, `binc`, `movestogo` and `movetime`.
     pub clocks: GoClocks,
+    /// `depth`: the deepest iteration, in plies (never negative).
     pub depth: Option<i32>,
+    /// `nodes`: the node budget.
     pub nodes: Option<u64>,
+    /// `mate`: look for a mate in this many moves (always positive).
     pub mate: Option<i32>,
+    /// `infinite`: search until `stop`, whatever else limits it.
     pub infinite: bool,
+    /// `ponder`: search on the opponent's time until `ponderhit` or `stop`.
     pub ponder: bool,
+    /// `searchmoves`: the root moves to consider, in UCI notation, not yet checked for legality.
     pub searchmoves: Vec<String>,
     /// `go perft N`: count moves instead of searching.
     pub perft: Option<u32>,
@@ -31,7 +40,9 @@ pub struct GoParams {
 /// `genfens N seed S book <None|FILE>`: OpenBench asks for N opening FENs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GenfensParams {
+    /// `N`: how many opening FENs to print.
     pub count: u64,
+    /// `seed S` (0 when absent): the same seed gives the same openings.
     pub seed: u64,
     /// The EPD book, or `None` for random openings (OpenBench sends `book None`).
     pub book: Option<String>,
@@ -40,28 +51,47 @@ pub struct GenfensParams {
 /// One UCI (or Stockfish-style debugging) command.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
+    /// `uci`: identify the engine and list its options, then `uciok`.
     Uci,
+    /// `debug on|off` (a bare `debug` is on): extra `info string` output.
     Debug(bool),
+    /// `isready`: answer `readyok` once earlier commands are done.
     IsReady,
+    /// `setoption name <name> [value <value>]`.
     SetOption {
+        /// The option name, its words joined by single spaces.
         name: String,
+        /// Everything after `value`, joined by single spaces; `None` for a button.
         value: Option<String>,
     },
+    /// `register`: accepted and ignored (nothing to register).
     Register,
+    /// `ucinewgame`: the next search belongs to a new game; the table and histories are emptied.
     UciNewGame,
+    /// `position startpos|fen <FEN> [moves ...]`.
     Position {
+        /// Where the game starts.
         start: PositionStart,
+        /// The moves after `moves`, in UCI notation, not yet checked for legality.
         moves: Vec<String>,
     },
+    /// `go ...`: search (or count, with `perft`) the current position.
     Go(GoParams),
+    /// `stop`: end the search or job now and report its result.
     Stop,
+    /// `ponderhit`: the opponent played the pondered move; the ponder search goes on the clock.
     PonderHit,
+    /// `quit`: end the session.
     Quit,
     /// `d`: show the board.
     Display,
+    /// `eval`: show the static evaluation term by term, and the network's score.
     Eval,
+    /// `bench [DEPTH]`: search the bench positions, to `DEPTH` (1..=64) or the default depth.
     Bench(Option<i32>),
+    /// `result`: print the game result of the current position (`*` while it goes on).
     Result,
+    /// OpenBench's `genfens`.
     Genfens(GenfensParams),
     /// A blank line: nothing to do.
     Empty,
