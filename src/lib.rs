@@ -50,5 +50,4 @@ pub mod tt;
 pub mod tune;
 pub mod uci;
 pub mod utc;
-#[allow(missing_docs)]
 pub mod wdl;

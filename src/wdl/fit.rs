@@ -29,7 +29,9 @@ use std::time::{Duration, Instant, SystemTime};
 /// What `patina wdl-fit` was asked to do.
 #[derive(Debug, Clone)]
 pub struct FitRequest {
+    /// Datagen record files, or `*.txt` files of `FEN | score | result` lines, read in order.
     pub data: Vec<PathBuf>,
+    /// Where the generated Rust file goes (normally `src/wdl/fitted.rs`); overwritten.
     pub out: PathBuf,
     /// Read at most this many positions in all (the first ones of the files, in order).
     pub limit: Option<usize>,
@@ -40,10 +42,14 @@ pub struct FitRequest {
 /// Why a fit stopped; each names the file or the problem.
 #[derive(Debug)]
 pub enum FitError {
+    /// A data file could not be read, or the output not written.
     Io {
+        /// The file.
         path: PathBuf,
+        /// What the OS said.
         error: std::io::Error,
     },
+    /// The data files held no usable position.
     NoPositions,
     /// The results admit no finite model (say, no draws or no decisive games at all).
     Diverged(String),
@@ -64,6 +70,7 @@ impl std::error::Error for FitError {}
 /// One position as the model sees it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Sample {
+    /// The model's material count of the position, 0 to `MATERIAL_MAX`.
     pub material: u8,
     /// Search score in centipawns, White's point of view.
     pub score_cp: i32,
@@ -121,9 +128,11 @@ fn load_text(path: &Path, limit: usize, samples: &mut Vec<Sample>) -> Result<Fil
 /// A fitted model and how well it explains the data.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Fitted {
+    /// The fitted coefficients.
     pub model: Model,
     /// Mean negative log-likelihood of the results, nats per position.
     pub cross_entropy: f64,
+    /// Damped Newton iterations run, until the gain fell under the tolerance (at most 200).
     pub iterations: usize,
 }
 
@@ -163,6 +172,7 @@ fn sigmoid(x: f64) -> f64 {
 }
 
 impl Cells {
+    /// Pools `samples` by material and score, counting each cell's losses, draws and wins.
     pub fn new(samples: &[Sample]) -> Cells {
         let mut pooled: BTreeMap<(u8, i32), [u64; 3]> = BTreeMap::new();
         for sample in samples {
@@ -352,9 +362,25 @@ pub fn fit(cells: &Cells, start: &Model, terms: usize) -> Result<Fitted, FitErro
 /// What `run` tells its caller while it works.
 #[derive(Debug, Clone)]
 pub enum FitEvent {
-    Loaded { path: PathBuf, counts: FileCounts, elapsed: Duration },
+    /// One data file has been read.
+    Loaded {
+        /// The file.
+        path: PathBuf,
+        /// Positions taken from it and bad lines skipped.
+        counts: FileCounts,
+        /// Time spent reading it.
+        elapsed: Duration,
+    },
+    /// The phase-independent model (constant `a` and `b`) has been fitted.
     Baseline(Fitted),
-    Fitted { fitted: Fitted, elapsed: Duration },
+    /// The full model (cubics in material) has been fitted.
+    Fitted {
+        /// The model and its cross-entropy.
+        fitted: Fitted,
+        /// Time both fits took, from pooling the samples on.
+        elapsed: Duration,
+    },
+    /// The generated file has been written to this path.
     Written(PathBuf),
 }
 
@@ -392,11 +418,15 @@ impl fmt::Display for FitEvent {
 /// Everything the header records.
 #[derive(Debug, Clone)]
 pub struct Header {
+    /// The `patina wdl-fit` command line that made the file.
     pub command_line: String,
     /// Each data file, what it gave, and the datagen settings its sidecar records.
     pub data: Vec<(PathBuf, FileCounts, Option<crate::datagen::Checkpoint>)>,
+    /// Positions fitted, over all files.
     pub positions: usize,
+    /// UTC date of the fit, `YYYY-MM-DD`.
     pub date: String,
+    /// The phase-independent fit, for comparison.
     pub baseline: Fitted,
 }
 
@@ -461,8 +491,11 @@ pub fn render(fitted: &Fitted, header: &Header) -> String {
 /// The result of a run.
 #[derive(Debug, Clone)]
 pub struct FitSummary {
+    /// Positions fitted, over all files.
     pub positions: usize,
+    /// The phase-independent fit (constant `a` and `b`).
     pub baseline: Fitted,
+    /// The written model: cubics in material.
     pub fitted: Fitted,
 }
 

@@ -43,7 +43,9 @@ pub type Cubic = [f64; 4];
 /// and `b` (centipawns per unit of log-odds) as cubics of the material.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Model {
+    /// `ln a`: `a` is the score in centipawns at which the side wins half its games.
     pub log_a: Cubic,
+    /// `ln b`: `b` is the centipawns per unit of log-odds of winning (larger is flatter).
     pub log_b: Cubic,
 }
 
@@ -53,14 +55,20 @@ pub const MODEL: Model = include!("fitted.rs");
 /// Expected results in per mille, summing to 1000.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Wdl {
+    /// Wins per thousand games, for the side whose view the score is from.
     pub win: u32,
+    /// Draws per thousand games.
     pub draw: u32,
+    /// Losses per thousand games, for the side whose view the score is from.
     pub loss: u32,
 }
 
 impl Wdl {
+    /// A certain win (a mate found for the side).
     pub const WON: Wdl = Wdl { win: 1000, draw: 0, loss: 0 };
+    /// A certain loss (the side is mated or will be).
     pub const LOST: Wdl = Wdl { win: 0, draw: 0, loss: 1000 };
+    /// A certain draw (stalemate and the like).
     pub const DRAWN: Wdl = Wdl { win: 0, draw: 1000, loss: 0 };
 
     /// The other side's view: win and loss swapped.
@@ -77,8 +85,11 @@ impl Wdl {
 /// Exact probabilities, summing to 1.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Probabilities {
+    /// P(win) for the side whose view the score is from, 0 to 1.
     pub win: f64,
+    /// P(draw), 0 to 1.
     pub draw: f64,
+    /// P(loss) for the side whose view the score is from, 0 to 1.
     pub loss: f64,
 }
 
