@@ -22,7 +22,6 @@
 #[allow(missing_docs)]
 pub mod analyze;
 pub mod bench;
-#[allow(missing_docs)]
 pub mod data;
 #[allow(missing_docs)]
 pub mod datagen;

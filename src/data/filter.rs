@@ -13,8 +13,11 @@ use std::str::FromStr;
 /// What to drop when reading.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Filter {
+    /// Drop records whose side to move is in check (`check`).
     pub drop_in_check: bool,
+    /// Drop records whose best move is a capture or promotion (`noisy`).
     pub drop_noisy: bool,
+    /// Drop records with a mate score (`mate`).
     pub drop_mates: bool,
     /// Drop records fewer than this many plies after the opening.
     pub min_ply: u8,
@@ -28,6 +31,7 @@ impl Filter {
     pub const TRAINING: Filter =
         Filter { drop_in_check: true, drop_noisy: true, drop_mates: true, min_ply: 0 };
 
+    /// True when `record` survives every drop this filter asks for.
     pub fn accepts(&self, record: &PackedPosition) -> bool {
         !(self.drop_in_check && record.in_check()
             || self.drop_noisy && (record.best_is_capture() || record.best_is_promotion())

@@ -26,8 +26,11 @@ const NO_EN_PASSANT: u8 = 64;
 /// A game's result from White's point of view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum DataResult {
+    /// `0-1`; stored as 0.
     BlackWins = 0,
+    /// `1/2-1/2`; stored as 1.
     Draw = 1,
+    /// `1-0`; stored as 2.
     WhiteWins = 2,
 }
 
@@ -41,11 +44,22 @@ impl DataResult {
 /// Why bytes or a position could not be a record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RecordError {
+    /// The position has this many pieces; a record holds at most 32.
     TooManyPieces(u32),
-    BadPieceCode { square: u8, code: u8 },
+    /// A piece nibble is no role and colour (valid: 0-5 and 8-13).
+    BadPieceCode {
+        /// The square holding it (a1 = 0, h8 = 63).
+        square: u8,
+        /// The nibble.
+        code: u8,
+    },
+    /// The result bits hold this value, not 0, 1 or 2.
     BadResult(u8),
+    /// The en-passant byte holds this value, not a square 0..63 or 64 for none.
     BadEnPassant(u8),
+    /// A side has no king, or more than one.
     MissingKing,
+    /// A FEN could not be made into a position; the reason in words.
     BadFen(String),
 }
 
@@ -73,7 +87,9 @@ pub struct SearchLabel {
     pub white_score: i32,
     /// The score was a mate score; its sign is `white_score`'s.
     pub mate: bool,
+    /// The search's best move captures (en passant included); false where none is known.
     pub best_is_capture: bool,
+    /// The search's best move promotes.
     pub best_is_promotion: bool,
 }
 
@@ -82,7 +98,9 @@ pub struct SearchLabel {
 pub struct GamePlace {
     /// Plies since the opening ended.
     pub ply: u32,
+    /// This is the first record of its game in the file.
     pub game_start: bool,
+    /// How the game ended.
     pub result: DataResult,
 }
 
@@ -169,10 +187,12 @@ impl PackedPosition {
         Ok(record)
     }
 
+    /// The 32 stored bytes, as written to a file.
     pub fn as_bytes(&self) -> &[u8; RECORD_BYTES] {
         &self.0
     }
 
+    /// Bitboard of occupied squares, bit `s` for square `s` (a1 = 0, h8 = 63).
     pub fn occupancy(&self) -> u64 {
         u64::from_le_bytes(self.0[0..8].try_into().expect("8 bytes"))
     }
@@ -186,6 +206,7 @@ impl PackedPosition {
             .map(|(index, square)| (square as u8, (self.0[8 + index / 2] >> (4 * (index % 2))) & 0xf))
     }
 
+    /// The side to move.
     pub fn turn(&self) -> Color {
         if self.0[24] & FLAG_BLACK_TO_MOVE != 0 {
             Color::Black
@@ -193,21 +214,27 @@ impl PackedPosition {
             Color::White
         }
     }
+    /// The side to move is in check.
     pub fn in_check(&self) -> bool {
         self.0[24] & FLAG_IN_CHECK != 0
     }
+    /// The search's best move was a capture.
     pub fn best_is_capture(&self) -> bool {
         self.0[24] & FLAG_CAPTURE != 0
     }
+    /// The search's best move was a promotion.
     pub fn best_is_promotion(&self) -> bool {
         self.0[24] & FLAG_PROMOTION != 0
     }
+    /// The record is the first of its game in the file.
     pub fn is_game_start(&self) -> bool {
         self.0[24] & FLAG_GAME_START != 0
     }
+    /// The score is a mate score (`white_score` is then ±`MATE_SCORE`).
     pub fn is_mate_score(&self) -> bool {
         self.0[24] & FLAG_MATE != 0
     }
+    /// How the game ended.
     pub fn result(&self) -> DataResult {
         match self.0[24] >> RESULT_SHIFT {
             0 => DataResult::BlackWins,
@@ -219,15 +246,19 @@ impl PackedPosition {
     pub fn white_score(&self) -> i16 {
         i16::from_le_bytes([self.0[30], self.0[31]])
     }
+    /// Plies played since the end of the opening, capped at 255.
     pub fn ply(&self) -> u8 {
         self.0[27]
     }
+    /// The halfmove clock: plies since the last capture or pawn move, capped at 255.
     pub fn halfmoves(&self) -> u8 {
         self.0[26]
     }
+    /// The FEN's move number.
     pub fn fullmoves(&self) -> u16 {
         u16::from_le_bytes([self.0[28], self.0[29]])
     }
+    /// Pieces on the board, kings included (2 to 32).
     pub fn piece_count(&self) -> u32 {
         self.occupancy().count_ones()
     }

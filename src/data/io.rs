@@ -33,6 +33,8 @@ fn invalid(path: &Path, reason: String) -> io::Error {
 }
 
 impl RecordReader {
+    /// Opens `path` for reading through `filter`; a length that is not a whole number of
+    /// records is refused.
     pub fn open(path: &Path, filter: Filter) -> io::Result<RecordReader> {
         let file =
             File::open(path).map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
@@ -130,6 +132,7 @@ pub fn read_all(path: &Path, filter: Filter) -> io::Result<Vec<PackedPosition>> 
 /// Buffered record output; `finish` flushes and reports a failed write.
 pub struct RecordWriter {
     output: BufWriter<File>,
+    /// Records handed to `write` so far.
     pub written: u64,
 }
 
@@ -141,11 +144,13 @@ impl RecordWriter {
         Ok(RecordWriter { output: BufWriter::with_capacity(1 << 20, file), written: 0 })
     }
 
+    /// Appends one record (buffered: a failed write may only show at `finish`).
     pub fn write(&mut self, record: &PackedPosition) -> io::Result<()> {
         self.written += 1;
         self.output.write_all(record.as_bytes())
     }
 
+    /// Flushes the buffer and syncs the file to disk.
     pub fn finish(mut self) -> io::Result<()> {
         self.output.flush()?;
         self.output.get_ref().sync_all()

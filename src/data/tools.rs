@@ -19,11 +19,15 @@ use std::path::{Path, PathBuf};
 /// What `convert` did.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct ConvertReport {
+    /// Lines read, blank and comment lines included.
     pub lines: u64,
+    /// Records written.
     pub records: u64,
+    /// Games told apart (a new file, a lower move number or another result).
     pub games: u64,
-    /// Lines that were not valid data, with the first few reasons.
+    /// Lines that were not valid data (skipped).
     pub bad_lines: u64,
+    /// Why the first five bad lines were refused, each with its file and line number.
     pub first_errors: Vec<String>,
 }
 
@@ -90,14 +94,21 @@ pub fn convert(inputs: &[PathBuf], out: &Path) -> Result<ConvertReport, String> 
 /// What a data set holds, after the filter.
 #[derive(Debug, Clone)]
 pub struct Stats {
+    /// Records the filter passed.
     pub records: u64,
+    /// Records the filter dropped.
     pub dropped: u64,
+    /// Games with at least one record passed.
     pub games: u64,
     /// White wins, draws, Black wins.
     pub results: [u64; 3],
+    /// Passed records with Black to move.
     pub black_to_move: u64,
+    /// Passed records whose side to move is in check.
     pub in_check: u64,
+    /// Passed records whose best move is a capture or promotion.
     pub noisy: u64,
+    /// Passed records with a mate score.
     pub mates: u64,
     /// Scores (White's view) in 100 cp buckets from -1000 to +1000; the ends hold the rest
     /// (mates excluded).
