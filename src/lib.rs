@@ -45,7 +45,6 @@ pub mod time;
 #[allow(missing_docs)]
 pub mod train;
 pub mod tt;
-#[allow(missing_docs)]
 pub mod tune;
 pub mod uci;
 pub mod utc;

@@ -56,6 +56,7 @@ impl Record {
 #[derive(Debug, Default)]
 pub struct Dataset {
     entries: Vec<u16>,
+    /// Every position's fixed-size part, in load order.
     pub records: Vec<Record>,
     /// The index of each game's first position, ascending.
     game_starts: Vec<u32>,
@@ -64,6 +65,7 @@ pub struct Dataset {
 /// What one data file contributed.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct FileCounts {
+    /// Positions taken from the file (within the limit).
     pub positions: usize,
     /// Lines that were neither blank, a `#` comment nor a valid data line.
     pub bad_lines: usize,
@@ -87,10 +89,12 @@ fn starts_game(previous: Option<(u32, u8)>, fullmove: u32, result_halves: u8) ->
 }
 
 impl Dataset {
+    /// Positions loaded.
     pub fn len(&self) -> usize {
         self.records.len()
     }
 
+    /// True when no position is loaded.
     pub fn is_empty(&self) -> bool {
         self.records.is_empty()
     }
@@ -111,6 +115,7 @@ impl Dataset {
         self.game_starts.iter().map(|&start| start as usize).zip(ends).map(|(start, end)| start..end)
     }
 
+    /// Games told apart (see the module comment); each position belongs to one.
     pub fn game_count(&self) -> usize {
         self.game_starts.len()
     }

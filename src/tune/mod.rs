@@ -48,15 +48,19 @@ pub const DEFAULT_VALIDATION_FRACTION: f64 = 0.05;
 /// What `patina tune` was asked to do.
 #[derive(Debug, Clone)]
 pub struct TuneRequest {
+    /// Files of `FEN | score | result` lines, read in order.
     pub data: Vec<PathBuf>,
+    /// Where the generated weights file goes (e.g. `src/eval/tuned.rs`); overwritten.
     pub out: PathBuf,
     /// Start from the weights in this generated file instead of the engine's own.
     pub init: Option<PathBuf>,
+    /// Passes over the training positions.
     pub epochs: usize,
     /// Adam's step size, in centipawns.
     pub learning_rate: f64,
     /// Positions per Adam step; the whole set when larger.
     pub batch: usize,
+    /// Threads for tracing and for the gradient; the result depends on it.
     pub threads: usize,
     /// Load at most this many positions in all.
     pub limit: Option<usize>,
@@ -75,10 +79,25 @@ pub struct TuneRequest {
 /// Why a run stopped; each names the file or setting at fault.
 #[derive(Debug)]
 pub enum TuneError {
-    Io { path: PathBuf, error: std::io::Error },
-    Init { path: PathBuf, reason: String },
+    /// A file could not be read or written.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the OS said.
+        error: std::io::Error,
+    },
+    /// The `--init` file is not a weights file this build can read.
+    Init {
+        /// The `--init` file.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The data files held no valid position.
     NoPositions,
+    /// The packed traces outgrew their 32-bit offsets after this many positions.
     TooMuchData(usize),
+    /// A setting is out of range or names nothing; the message says which and why.
     Setting(String),
 }
 
@@ -104,32 +123,53 @@ impl std::error::Error for TuneError {}
 /// What `run` tells its caller while it works.
 #[derive(Debug, Clone)]
 pub enum TuneEvent {
+    /// One data file has been read and traced.
     Loaded {
+        /// The file.
         path: PathBuf,
+        /// Positions taken from it and bad lines skipped.
         counts: FileCounts,
+        /// Time spent reading and tracing it.
         elapsed: Duration,
     },
+    /// All the data is loaded and split.
     Ready {
+        /// Positions loaded, over all files.
         positions: usize,
+        /// Games told apart in them.
         games: usize,
+        /// Positions on each side of the hold-out split.
         split: SplitSizes,
+        /// Average memory per traced position, in bytes.
         bytes_per_position: f64,
     },
+    /// The sigmoid's scale K has been fitted to the training games' results.
     KFitted {
+        /// The fitted K of `sigmoid(K * eval / 400)`.
         k: f64,
+        /// Mean squared error against the results at that K, with the starting weights.
         loss: f64,
     },
     /// Epoch 0 is the starting weights; `is_best` marks the epoch that would be written now.
     Epoch {
+        /// Passes over the training data done.
         epoch: usize,
+        /// The losses of the weights after it.
         losses: Losses,
+        /// Its validation loss is the lowest yet (or there is no validation).
         is_best: bool,
+        /// Time since training began.
         elapsed: Duration,
     },
+    /// The weights file has been written.
     Written {
+        /// The file.
         path: PathBuf,
+        /// The epoch whose weights it holds.
         epoch: usize,
+        /// The losses of the starting weights.
         before: Losses,
+        /// The losses of the written weights, after rounding.
         after: Losses,
     },
 }

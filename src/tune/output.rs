@@ -14,31 +14,43 @@ use std::path::PathBuf;
 /// What the header records about the run: every setting, so it can be run again.
 #[derive(Debug, Clone)]
 pub struct Header {
+    /// The `patina tune` command line that made the file.
     pub command_line: String,
     /// Each data file and the positions it gave.
     pub data: Vec<(PathBuf, usize)>,
+    /// Positions loaded, over all files.
     pub positions: usize,
     /// `--limit`, if given.
     pub limit: Option<usize>,
+    /// Games told apart in the data.
     pub games: usize,
+    /// Positions on each side of the hold-out split.
     pub split: SplitSizes,
+    /// `--validation-fraction`: the share of games held out.
     pub validation_fraction: f64,
     /// The `--init` file, if the run did not start from the engine's weights.
     pub init: Option<PathBuf>,
+    /// The fitted K of `sigmoid(K * eval / 400)`.
     pub k: f64,
+    /// `--lambda`: the weight of the game result in the target.
     pub lambda: f64,
+    /// `--l2`: the pull toward the starting weights.
     pub l2: f64,
     /// The frozen blocks' names.
     pub frozen: Vec<String>,
+    /// `--epochs`: passes over the training positions.
     pub epochs: usize,
     /// The epoch whose weights the file holds.
     pub best_epoch: usize,
+    /// `--batch`: positions per Adam step.
     pub batch: usize,
+    /// `--lr`: Adam's step size, in centipawns.
     pub learning_rate: f64,
     /// Runs are deterministic for a given thread count, not across counts.
     pub threads: usize,
-    /// The losses of the starting weights and of the written (rounded) ones.
+    /// The losses of the starting weights.
     pub before: Losses,
+    /// The losses of the written weights, after rounding.
     pub after: Losses,
 }
 

@@ -16,8 +16,11 @@ const SPLIT_SEED: u64 = 0x7370_6c69_7421;
 /// How many positions (and held-out games) each side of a split has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SplitSizes {
+    /// Positions the fit learns from.
     pub train: usize,
+    /// Positions held out to measure the fit.
     pub validation: usize,
+    /// Games held out.
     pub validation_games: usize,
 }
 
