@@ -42,7 +42,6 @@ pub mod see;
 pub mod strength;
 pub mod tablebase;
 pub mod time;
-#[allow(missing_docs)]
 pub mod train;
 pub mod tt;
 pub mod tune;

@@ -61,6 +61,7 @@ pub fn load(
     Ok(data)
 }
 
+/// The logistic function, `1 / (1 + e^-x)`: logits to a 0..1 expected score.
 pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }

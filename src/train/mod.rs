@@ -33,22 +33,35 @@ use std::time::{Duration, Instant};
 /// What `patina train` was asked to do.
 #[derive(Debug, Clone)]
 pub struct TrainRequest {
+    /// Record files from `patina datagen` or `patina data`, read in order.
     pub data: Vec<PathBuf>,
+    /// The net file to write; the checkpoint goes beside it (`OUT.ckpt`).
     pub out: PathBuf,
+    /// Hidden neurons per perspective; must equal `nnue::HIDDEN`, the engine's size.
     pub hidden: usize,
     /// Output buckets: 1 (architecture 1) or `nnue::OUTPUT_BUCKETS` (architecture 2).
     pub output_buckets: usize,
+    /// Passes over the training positions (mirrored copies included).
     pub epochs: u32,
+    /// Positions per optimiser step.
     pub batch: usize,
+    /// AdamW's starting learning rate; the cosine schedule takes it to 1% by the end.
     pub learning_rate: f32,
+    /// AdamW's decoupled weight decay.
     pub weight_decay: f32,
+    /// Weight of the game result in the target (0: the search score alone, 1: results only).
     pub lambda: f32,
     /// Centipawns per logit of the target's sigmoid.
     pub wdl_scale: WdlScale,
+    /// Share of the games held out for validation, 0 to 1.
     pub validation_fraction: f64,
+    /// Which records to drop while reading.
     pub filter: Filter,
+    /// Threads for the gradient; a run is deterministic for a given count, not across counts.
     pub threads: usize,
+    /// Seed of the starting weights and of every epoch's shuffle.
     pub seed: u64,
+    /// Read at most this many positions in all, the first ones.
     pub limit: Option<usize>,
     /// Each epoch also trains on every position mirrored across the d/e file line.
     pub mirror: bool,
@@ -57,7 +70,9 @@ pub struct TrainRequest {
 /// The target's scale: fixed, or the one at which the data's scores best predict its results.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum WdlScale {
+    /// This many centipawns per logit (positive).
     Centipawns(f32),
+    /// Fit the scale at which the training positions' scores best predict their results.
     Fit,
 }
 
@@ -77,11 +92,65 @@ impl WdlScale {
 /// What a run tells its caller.
 #[derive(Debug, Clone)]
 pub enum TrainEvent {
-    Loaded { train: usize, validation: usize, games: u64, dropped: u64, wdl_scale: f32 },
-    Resumed { epochs_done: u32 },
-    Progress { epoch: u32, epochs: u32, done: usize, total: usize, positions_per_second: f64, eta: Duration },
-    Epoch { epoch: u32, train_loss: f64, validation_loss: f64, best: bool, lr: f32, elapsed: Duration },
-    Written { path: PathBuf, epoch: u32, validation_loss: f64, hash: u64 },
+    /// The data is loaded and the target's scale settled.
+    Loaded {
+        /// Positions to train on.
+        train: usize,
+        /// Positions held out for validation.
+        validation: usize,
+        /// Games read (with at least one position the filter passed).
+        games: u64,
+        /// Records the filter dropped.
+        dropped: u64,
+        /// Centipawns per logit of the target's sigmoid, given or fitted.
+        wdl_scale: f32,
+    },
+    /// A checkpoint of this same run was found; training goes on after it.
+    Resumed {
+        /// Epochs the checkpoint had finished.
+        epochs_done: u32,
+    },
+    /// About once a second within an epoch.
+    Progress {
+        /// The epoch under way, from 1.
+        epoch: u32,
+        /// Epochs in the run.
+        epochs: u32,
+        /// Positions of this epoch trained on so far.
+        done: usize,
+        /// Positions per epoch (mirrored copies included).
+        total: usize,
+        /// Training speed so far this epoch.
+        positions_per_second: f64,
+        /// Estimated time to the end of the run at that speed.
+        eta: Duration,
+    },
+    /// An epoch has ended and its checkpoint is written.
+    Epoch {
+        /// The epoch, from 1.
+        epoch: u32,
+        /// Mean loss over the epoch's batches, as they were trained.
+        train_loss: f64,
+        /// Mean loss on the held-out positions after the epoch (the training loss when none).
+        validation_loss: f64,
+        /// The validation loss is the lowest yet: these weights are the ones to write.
+        best: bool,
+        /// The learning rate of the epoch's last step.
+        lr: f32,
+        /// Time the epoch took.
+        elapsed: Duration,
+    },
+    /// The best epoch's weights, quantised, have been written.
+    Written {
+        /// The net file.
+        path: PathBuf,
+        /// The epoch they come from.
+        epoch: u32,
+        /// That epoch's validation loss (float weights, before quantisation).
+        validation_loss: f64,
+        /// The weights' hash, which names the net in the engine's `info string` lines.
+        hash: u64,
+    },
 }
 
 impl fmt::Display for TrainEvent {

@@ -14,8 +14,11 @@ use shakmaty::Color;
 
 /// At most 32 pieces: a position's inputs, per perspective.
 pub struct Features {
+    /// Input index of each piece from White's perspective; the first `len` are used.
     pub white: [u16; 32],
+    /// Input index of each piece from Black's perspective (board flipped), in the same order.
     pub black: [u16; 32],
+    /// Pieces on the board: how many entries of `white` and `black` are used.
     pub len: usize,
     /// The side to move.
     pub turn: Color,
@@ -55,9 +58,11 @@ impl Features {
 /// The float network.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNet {
+    /// Hidden neurons per perspective.
     pub hidden: usize,
     /// Output buckets: 1 or `nnue::OUTPUT_BUCKETS`.
     pub buckets: usize,
+    /// Every weight and bias, in the layout of the module comment.
     pub params: Vec<f32>,
 }
 
@@ -74,6 +79,7 @@ fn screlu(x: f32) -> (f32, f32) {
 }
 
 impl FloatNet {
+    /// Length of `params` for a net of this size.
     pub fn param_count(hidden: usize, buckets: usize) -> usize {
         INPUTS * hidden + hidden + buckets * (2 * hidden + 1)
     }
