@@ -23,7 +23,6 @@
 pub mod analyze;
 pub mod bench;
 pub mod data;
-#[allow(missing_docs)]
 pub mod datagen;
 pub mod engine;
 pub mod eval;

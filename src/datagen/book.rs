@@ -49,14 +49,17 @@ impl Book {
         Ok(Book { path: path.to_path_buf(), fens, chess960 })
     }
 
+    /// Positions in the book (the kept lines).
     pub fn len(&self) -> usize {
         self.fens.len()
     }
 
+    /// True when the book holds no position (`load` and `parse` never return one).
     pub fn is_empty(&self) -> bool {
         self.fens.is_empty()
     }
 
+    /// The file the book was read from.
     pub fn path(&self) -> &Path {
         &self.path
     }

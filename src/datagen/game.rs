@@ -56,8 +56,11 @@ const MATE_AS_CP: i32 = 32_000;
 /// The outcome of a game from White's point of view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GameResult {
+    /// `1-0`, by mate, resignation or a tablebase win.
     WhiteWins,
+    /// `1/2-1/2`, by the rules or by adjudication.
     Draw,
+    /// `0-1`, by mate, resignation or a tablebase win.
     BlackWins,
 }
 
@@ -102,7 +105,9 @@ impl SearchedPosition {
 /// A finished game: every searched position, in order, and the result.
 #[derive(Debug, Clone)]
 pub struct GameRecord {
+    /// Every position a move was searched in, from the opening on.
     pub positions: Vec<SearchedPosition>,
+    /// How the game ended.
     pub result: GameResult,
 }
 

@@ -43,6 +43,7 @@ pub enum DataFormat {
 }
 
 impl DataFormat {
+    /// The format a file of this name holds: `Text` for a `.txt` extension (any case).
     pub fn of(path: &std::path::Path) -> DataFormat {
         match path.extension().and_then(|ext| ext.to_str()) {
             Some(ext) if ext.eq_ignore_ascii_case("txt") => DataFormat::Text,
@@ -57,12 +58,18 @@ pub const DEFAULT_NODES: u64 = 5000;
 /// What `patina datagen` was asked to do. `None` settings come from the sidecar when resuming.
 #[derive(Debug, Clone)]
 pub struct DatagenRequest {
+    /// The data file, appended to; its `FILE.progress` sidecar lies beside it.
     pub out: PathBuf,
     /// Games the file should hold when the run ends (games already in it count).
     pub games: u64,
+    /// Worker threads, each playing whole games (at least 1); the file does not depend on it.
     pub threads: usize,
+    /// Seed of the openings; the same seed replays the same games. A new run without one
+    /// draws it from the clock.
     pub seed: Option<u64>,
+    /// Nodes searched per move (`DEFAULT_NODES` for a new run without one).
     pub nodes: Option<u64>,
+    /// EPD book the openings start from; without one, random plies from the start position.
     pub book: Option<PathBuf>,
     /// Syzygy folders (`SyzygyPath` syntax): a game reaching a table position ends with the
     /// table's result.
@@ -72,15 +79,63 @@ pub struct DatagenRequest {
 /// Why a run (or `genfens`) could not go on; each names the file, line or setting at fault.
 #[derive(Debug)]
 pub enum DatagenError {
-    Io { path: PathBuf, action: &'static str, error: std::io::Error },
-    Book { path: PathBuf, line: usize, reason: String },
+    /// A file operation failed.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What was being done, as a verb phrase (`"read the book"`).
+        action: &'static str,
+        /// What the OS said.
+        error: std::io::Error,
+    },
+    /// A book line is not a valid position.
+    Book {
+        /// The book.
+        path: PathBuf,
+        /// The line, counting from 1.
+        line: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The book at this path holds no position.
     EmptyBook(PathBuf),
-    Progress { path: PathBuf, reason: String },
-    Mismatch { path: PathBuf, field: &'static str, stored: String, given: String },
+    /// The sidecar cannot be parsed, or records more bytes than the data file holds.
+    Progress {
+        /// The sidecar.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A setting given to resume a run differs from the one the sidecar records.
+    Mismatch {
+        /// The sidecar.
+        path: PathBuf,
+        /// The setting: `seed`, `nodes`, `book` or `syzygy`.
+        field: &'static str,
+        /// The value the sidecar records (`none` when it has none).
+        stored: String,
+        /// The value given now.
+        given: String,
+    },
+    /// The data file at this path holds data but has no sidecar: it is not appended to.
     UnrecordedData(PathBuf),
-    NoOpening { index: u64, attempts: u32 },
+    /// No balanced opening was found (a degenerate book).
+    NoOpening {
+        /// The game (or `genfens` line) that needed it.
+        index: u64,
+        /// Candidates tried.
+        attempts: u32,
+    },
+    /// A transposition table could not be allocated.
     Table(AllocationError),
-    Tablebases { path: String, reason: String },
+    /// The Syzygy tables could not be registered.
+    Tablebases {
+        /// The `--syzygy` value.
+        path: String,
+        /// Why they could not.
+        reason: String,
+    },
+    /// The OS refused a worker thread.
     Thread(std::io::Error),
 }
 
@@ -126,13 +181,20 @@ impl std::error::Error for DatagenError {}
 pub enum DatagenEvent {
     /// The settings in force (drawn or read back from the sidecar) and where the run starts.
     Started {
+        /// Seed of the openings.
         seed: u64,
+        /// Nodes searched per move.
         nodes: u64,
+        /// The book's path as given, if any.
         book: Option<String>,
+        /// The Syzygy folders as given, if any.
         syzygy: Option<String>,
+        /// Index of the first game this run plays: the games the file already holds.
         first_game: u64,
+        /// Games the file should hold at the end.
         games: u64,
     },
+    /// The counts so far, every two seconds while games are played.
     Progress(Progress),
 }
 
@@ -141,15 +203,20 @@ pub enum DatagenEvent {
 pub struct Progress {
     /// Games in the file, from earlier runs too.
     pub games_done: u64,
+    /// Games the file should hold when the run ends.
     pub games_total: u64,
     /// Positions in the file, from earlier runs too.
     pub positions: u64,
+    /// Games this run has written.
     pub run_games: u64,
+    /// Positions this run has written (records, or quiet positions as text lines).
     pub run_positions: u64,
+    /// Time since this run began playing.
     pub elapsed: Duration,
 }
 
 impl Progress {
+    /// Positions this run has written per second of `elapsed`.
     pub fn positions_per_second(&self) -> u64 {
         (self.run_positions as u128 * 1000 / self.elapsed.as_millis().max(1)) as u64
     }

@@ -37,7 +37,9 @@ const GENFENS_HASH_MIB: usize = 8;
 /// Where openings come from: a book, or the start position in `mode`.
 #[derive(Clone, Copy)]
 pub struct OpeningSource<'a> {
+    /// The book whose lines openings start from; `None` (or an empty book) for the start position.
     pub book: Option<&'a Book>,
+    /// Castling mode of the start position when there is no book.
     pub mode: CastlingMode,
 }
 

@@ -17,10 +17,15 @@ use std::path::{Path, PathBuf};
 /// What the sidecar records.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Checkpoint {
+    /// Whole games the data file holds.
     pub games: u64,
+    /// Positions (records or text lines) those games take.
     pub positions: u64,
+    /// Bytes those games take; anything after them is cut off on resuming.
     pub bytes: u64,
+    /// Seed of the openings.
     pub seed: u64,
+    /// Nodes searched per move.
     pub nodes: u64,
     /// The `--book` argument as given, if any.
     pub book: Option<String>,
