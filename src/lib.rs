@@ -19,7 +19,6 @@
 // its gaps are filled (the search files with the issue-20 rewrite under way).
 #![warn(missing_docs)]
 
-#[allow(missing_docs)]
 pub mod analyze;
 pub mod bench;
 pub mod data;

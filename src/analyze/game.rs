@@ -19,7 +19,9 @@ use shakmaty::san::SanPlus;
 /// A game with every move judged.
 #[derive(Clone)]
 pub struct GameReview {
+    /// The game as replayed from the PGN.
     pub record: GameRecord,
+    /// Every legal move replayed, judged, in order.
     pub moves: Vec<MoveReview>,
     /// The value of every position reached, the start first (one more than `moves`; empty
     /// when the game could not be set up).

@@ -40,12 +40,17 @@ pub const GAME_DEFAULT_DEPTH: i32 = 10;
 /// How every search of an analysis is limited; the first limit reached ends a search.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AnalysisLimits {
+    /// Deepest iteration of each search, in plies.
     pub depth: Option<i32>,
+    /// Longest each search may think.
     pub movetime: Option<Duration>,
+    /// Nodes each search may visit.
     pub nodes: Option<u64>,
     /// Lines reported per depth in position mode (games use the best line only).
     pub multipv: usize,
+    /// Search threads (at least 1 is used).
     pub threads: usize,
+    /// Transposition table size in MiB, shared by the analysis's searches.
     pub hash_mib: usize,
 }
 
@@ -91,17 +96,25 @@ impl AnalysisLimits {
 /// Why an analysis could not run or finish.
 #[derive(Debug)]
 pub enum AnalyzeError {
+    /// The transposition table could not be allocated at the requested size.
     Hash(AllocationError),
+    /// The PGN file could not be read.
     Read {
+        /// The PGN file.
         path: PathBuf,
+        /// What the OS said.
         error: std::io::Error,
     },
+    /// The annotated PGN or the graph could not be written.
     Write {
+        /// The output file.
         path: PathBuf,
+        /// What the OS said.
         error: std::io::Error,
     },
     /// Writing the report to stdout failed (a closed pipe, a full disk).
     Output(std::io::Error),
+    /// The PGN file at this path holds no game.
     NoGames(PathBuf),
 }
 
@@ -134,15 +147,20 @@ impl From<std::io::Error> for AnalyzeError {
 /// A PGN analysis: which file, how deep, and where the annotated PGN and the graph go.
 #[derive(Debug, Clone)]
 pub struct PgnRequest {
+    /// The PGN file whose games are analysed.
     pub pgn: PathBuf,
+    /// How each position's search is limited (MultiPV is forced to 1).
     pub limits: AnalysisLimits,
+    /// Where the annotated PGN goes (games that could be set up); none written when `None`.
     pub out: Option<PathBuf>,
+    /// Where the SVG evaluation graph goes; none drawn when `None`.
     pub graph: Option<PathBuf>,
 }
 
 /// What a PGN analysis found, beyond what it printed and wrote.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PgnOutcome {
+    /// Games analysed, broken ones included.
     pub games: usize,
     /// Games with an illegal move or a bad FEN tag.
     pub broken_games: usize,

@@ -66,8 +66,15 @@ pub fn eval_tag(eval: Eval) -> String {
 /// so that a mate already on the board (distance 0) still has a side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WhiteValue {
+    /// Centipawns from White's point of view.
     Centipawns(i32),
-    Mate { moves: i32, winner: Color },
+    /// A forced mate.
+    Mate {
+        /// Moves to the mate, never negative (0: mate on the board).
+        moves: i32,
+        /// The side that mates.
+        winner: Color,
+    },
 }
 
 impl Eval {

@@ -17,8 +17,11 @@ use std::ops::ControlFlow;
 /// One game as written: its tags in order, its main-line moves and its termination marker.
 #[derive(Debug, Clone, Default)]
 pub struct RawGame {
+    /// `(name, value)` of every tag, in file order.
     pub tags: Vec<(String, String)>,
+    /// The main line's moves as written, not yet checked.
     pub sans: Vec<SanPlus>,
+    /// The movetext's result marker (`1-0`, `0-1`, `1/2-1/2`, `*`), if it had one.
     pub termination: Option<String>,
 }
 
@@ -72,10 +75,22 @@ pub fn read_games(input: impl Read) -> std::io::Result<Vec<RawGame>> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GameProblem {
     /// The FEN tag is not a legal position; nothing of the game is analysed.
-    BadFen { fen: String, reason: String },
+    BadFen {
+        /// The FEN tag's value.
+        fen: String,
+        /// Why it is not a legal position.
+        reason: String,
+    },
     /// Move `ply` (1-based), written `numbered` (`4. Ke3`), is not legal (`reason`: `illegal move`
     /// or `ambiguous move`); the moves before it are analysed.
-    IllegalMove { ply: usize, numbered: String, reason: &'static str },
+    IllegalMove {
+        /// The move's ply in the game, counting from 1.
+        ply: usize,
+        /// The move with its number, as written (`4. Ke3`).
+        numbered: String,
+        /// `illegal move` or `ambiguous move`.
+        reason: &'static str,
+    },
 }
 
 impl std::fmt::Display for GameProblem {
@@ -94,9 +109,13 @@ impl std::fmt::Display for GameProblem {
 pub struct GameRecord {
     /// 1-based position in the file.
     pub number: usize,
+    /// `(name, value)` of every tag, in file order.
     pub tags: Vec<(String, String)>,
+    /// The starting position: the FEN tag's, else the standard one.
     pub start: Position,
+    /// The main-line moves that replayed legally, up to the first that did not.
     pub moves: Vec<Move>,
+    /// What stopped the replay early, if anything.
     pub problem: Option<GameProblem>,
     /// The Result tag, else the movetext's termination marker, else `*`.
     pub result: String,

@@ -19,6 +19,7 @@ pub struct Progress {
 }
 
 impl Progress {
+    /// Progress over a file of `games` games; the bar is redrawn only when stderr is a terminal.
     pub fn new(games: usize) -> Progress {
         Progress {
             games,

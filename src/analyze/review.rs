@@ -19,13 +19,17 @@ use shakmaty::{Color, Move};
 /// A position's value: `score` as the side to move `turn` sees it. `Mate(0)`: it is mated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Eval {
+    /// The value from `turn`'s point of view.
     pub score: Score,
+    /// The side to move in the position.
     pub turn: Color,
 }
 
-/// Expected-score loss (0 to 1) from which a move is an inaccuracy, a mistake, a blunder.
+/// Expected-score loss (0 to 1) from which a move is an inaccuracy (`?!`).
 pub const INACCURACY_LOSS: f64 = 0.05;
+/// Expected-score loss (0 to 1) from which a move is a mistake (`?`).
 pub const MISTAKE_LOSS: f64 = 0.10;
+/// Expected-score loss (0 to 1) from which a move is a blunder (`??`).
 pub const BLUNDER_LOSS: f64 = 0.15;
 
 /// Centipawn losses count mates and larger scores as this much, as Lichess's average does, so
@@ -35,12 +39,16 @@ pub const CENTIPAWN_CAP: i32 = 1000;
 /// How bad a move was, from its loss of expected score.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Mark {
+    /// `?!`: a loss of at least `INACCURACY_LOSS`.
     Inaccuracy,
+    /// `?`: a loss of at least `MISTAKE_LOSS`.
     Mistake,
+    /// `??`: a loss of at least `BLUNDER_LOSS`.
     Blunder,
 }
 
 impl Mark {
+    /// Every mark, mildest first.
     pub const ALL: [Mark; 3] = [Mark::Inaccuracy, Mark::Mistake, Mark::Blunder];
 
     /// The mark a loss earns, if any.
@@ -102,28 +110,40 @@ pub fn capped_centipawns(eval: Eval, mover: Color) -> i32 {
 /// One move of a game, judged.
 #[derive(Debug, Clone)]
 pub struct MoveReview {
+    /// The move of the game.
     pub played: Move,
     /// `12. Nf3` / `12... Nc6`.
     pub numbered: String,
+    /// The side that played it.
     pub mover: Color,
     /// The engine's choice before the move and its line (empty in a finished position).
     pub best_line: Vec<Move>,
     /// `Nf3`: the engine's choice in SAN.
     pub best_san: Option<String>,
+    /// The value of the position before the move, with the engine's choice.
     pub before: Eval,
+    /// The value of the position after the move played.
     pub after: Eval,
     /// Loss of expected score, 0 to 1.
     pub loss: f64,
+    /// Centipawns lost from the mover's view, 0 or more, both values capped at `CENTIPAWN_CAP`.
     pub centipawn_loss: i32,
+    /// `?!`, `?` or `??` by `loss`; `None` for a good move.
     pub mark: Option<Mark>,
 }
 
 /// What `judge_move` needs about one move.
 pub struct MoveFacts {
+    /// The move of the game.
     pub played: Move,
+    /// The side that played it.
     pub mover: Color,
+    /// The engine's choice before it (`None` when the search gave none); matching it loses
+    /// nothing.
     pub best: Option<Move>,
+    /// The value of the position before the move.
     pub before: Eval,
+    /// The value of the position after the move played.
     pub after: Eval,
     /// Material before the move (`wdl::material`).
     pub material: i32,
@@ -146,13 +166,17 @@ pub fn judge_move(facts: &MoveFacts) -> (f64, i32, Option<Mark>) {
 /// One side's record over a game.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SideSummary {
+    /// Moves the side played.
     pub moves: usize,
     /// Mean loss of expected score, 0 to 1.
     pub average_loss: f64,
     /// Mean centipawn loss (capped per move at `CENTIPAWN_CAP`).
     pub average_centipawn_loss: f64,
+    /// Moves marked `?!`.
     pub inaccuracies: usize,
+    /// Moves marked `?`.
     pub mistakes: usize,
+    /// Moves marked `??`.
     pub blunders: usize,
 }
 

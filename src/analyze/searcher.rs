@@ -23,7 +23,9 @@ pub struct Finding {
     pub eval: Eval,
     /// The engine's choice and the line it expects (at least the choice).
     pub line: Vec<Move>,
+    /// Depth in plies of the last iteration completed by the thread whose move was chosen.
     pub depth: i32,
+    /// Nodes the search visited, all threads together.
     pub nodes: u64,
 }
 
@@ -34,6 +36,7 @@ pub struct Analyst {
 }
 
 impl Analyst {
+    /// An analyst searching within `limits` on a fresh table of `limits.hash_mib` MiB.
     pub fn new(limits: &AnalysisLimits) -> Result<Analyst, AllocationError> {
         let table = TranspositionTable::new(limits.hash_mib)?;
         let search_limits = SearchLimits {
