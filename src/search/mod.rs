@@ -26,10 +26,13 @@ use std::time::{Duration, Instant};
 /// What one `go` asks for. Every limit that is set applies; the first reached ends the search.
 #[derive(Debug, Clone, Default)]
 pub struct SearchLimits {
+    /// Deepest iteration to run, in plies.
     pub depth: Option<i32>,
+    /// Nodes to search at most, all threads together.
     pub nodes: Option<u64>,
     /// Stop once a mate in at most this many moves is found.
     pub mate_in_moves: Option<i32>,
+    /// Soft and hard thinking-time limits, measured from the clock start; `None`: no clock.
     pub time: Option<TimeBudget>,
     /// Restrict the root to these moves (empty: all legal moves).
     pub search_moves: Vec<Move>,
@@ -44,6 +47,7 @@ pub struct SearchLimits {
 /// The Syzygy options as one search applies them.
 #[derive(Clone)]
 pub struct TablebaseUse {
+    /// The loaded tables, shared with the engine.
     pub tables: Arc<Tablebases>,
     /// Probe inside the search only at this remaining depth or more (`SyzygyProbeDepth`).
     pub probe_depth: i32,
@@ -68,6 +72,7 @@ impl std::fmt::Debug for TablebaseUse {
 /// A score as the GUI sees it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Score {
+    /// Centipawns from the side to move's point of view.
     Centipawns(i32),
     /// Mate in this many moves; negative when we are being mated.
     Mate(i32),
@@ -90,43 +95,62 @@ impl Score {
 /// Whether a reported score is exact or only a bound (aspiration failure).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ScoreBound {
+    /// The score is the line's value.
     Exact,
+    /// The true value is at least the score (the line failed high).
     Lower,
+    /// The true value is at most the score (the line failed low).
     Upper,
 }
 
 /// One line of one iteration.
 #[derive(Debug, Clone)]
 pub struct IterationReport {
+    /// The iteration's depth, in plies.
     pub depth: i32,
+    /// The deepest ply any line of the iteration reached.
     pub seldepth: usize,
     /// 1-based line number.
     pub multipv: usize,
+    /// The line's score, from the side to move's point of view.
     pub score: Score,
+    /// Whether `score` is exact or only a bound.
     pub bound: ScoreBound,
+    /// Nodes searched so far, all threads together.
     pub nodes: u64,
+    /// Nodes per second since the search began.
     pub nps: u64,
+    /// Permille of sampled table entries written during this search.
     pub hashfull: u32,
     /// Tablebase probes that answered, all threads together.
     pub tbhits: u64,
+    /// Time since the search began.
     pub time: Duration,
+    /// The line: its root move first, then the expected replies.
     pub pv: Vec<Move>,
 }
 
 /// One line of a completed iteration: the root move first, then the expected replies.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RootLine {
+    /// The root move, then the expected replies.
     pub pv: Vec<Move>,
+    /// The line's exact score, from the side to move's point of view.
     pub score: Score,
 }
 
 /// The search's final answer.
 #[derive(Debug, Clone)]
 pub struct SearchOutcome {
+    /// The move to play.
     pub best: Move,
+    /// The expected reply to `best`, to ponder on, when the line has one.
     pub ponder: Option<Move>,
+    /// Nodes searched, all threads together.
     pub nodes: u64,
+    /// The depth completed by the thread whose line is played (0 when none finished one).
     pub depth: i32,
+    /// The score of the line played, from the side to move's point of view.
     pub score: Score,
     /// The main thread's lines of its last completed iteration, best first, one per MultiPV
     /// line (a single line for a tablebase root). `best` may differ from the first line's move:
@@ -142,7 +166,9 @@ pub struct SearchOutcome {
 /// What a running search sends to whoever started it.
 #[derive(Debug, Clone)]
 pub enum SearchEvent {
+    /// One line of an iteration (or of an aspiration failure worth showing), as it happens.
     Iteration(IterationReport),
+    /// The final answer. Not sent at present: `run` returns the outcome instead.
     Finished(SearchOutcome),
 }
 
@@ -163,6 +189,8 @@ pub struct SearchControl {
 }
 
 impl SearchControl {
+    /// Switches for a new search, not stopped; while `pondering` the clock waits for
+    /// `ponderhit`, else it starts now.
     pub fn new(pondering: bool) -> SearchControl {
         SearchControl {
             stop: AtomicBool::new(false),
@@ -174,10 +202,12 @@ impl SearchControl {
         }
     }
 
+    /// Counts one tablebase probe that answered.
     pub fn count_tb_hit(&self) {
         self.tb_hits.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// Tablebase probes that answered so far, all threads together.
     pub fn tb_hits(&self) -> u64 {
         self.tb_hits.load(Ordering::Relaxed)
     }
@@ -192,10 +222,12 @@ impl SearchControl {
         self.nodes.load(Ordering::Relaxed)
     }
 
+    /// Asks every search thread to stop as soon as it next polls.
     pub fn stop(&self) {
         self.stop.store(true, Ordering::Relaxed);
     }
 
+    /// Whether `stop` has been called.
     pub fn is_stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
     }
@@ -207,6 +239,7 @@ impl SearchControl {
         self.pondering.store(false, Ordering::Relaxed);
     }
 
+    /// Whether the search is still pondering (no `ponderhit` yet): no time limit applies.
     pub fn is_pondering(&self) -> bool {
         self.pondering.load(Ordering::Relaxed)
     }
