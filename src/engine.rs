@@ -187,10 +187,9 @@ impl Engine {
                     let _ = events.send(event);
                 };
                 let report = |event: SearchEvent| {
-                    if let SearchEvent::Iteration(report) = event {
-                        if report.multipv <= reporting.shown_lines {
-                            send(EngineEvent::Iteration { wdl: reporting.view.of(report.score), report });
-                        }
+                    let SearchEvent::Iteration(report) = event;
+                    if report.multipv <= reporting.shown_lines {
+                        send(EngineEvent::Iteration { wdl: reporting.view.of(report.score), report });
                     }
                 };
                 let searched = search_with_memory(&pos, &limits, &tt, &memory, &thread_control, &report);

@@ -29,7 +29,7 @@ impl Progress {
         }
     }
 
-    /// A new game starts (1-based `game`).
+    /// A new game starts: its clock restarts and its next line is drawn at once.
     pub fn start_game(&mut self) {
         self.game_started = Instant::now();
         self.last_draw = None;

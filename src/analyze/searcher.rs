@@ -60,13 +60,12 @@ impl Analyst {
     pub fn search(&self, pos: &Position, on_line: &(dyn Fn(&IterationReport) + Sync)) -> Option<Finding> {
         let last_main_line: Mutex<Option<Vec<Move>>> = Mutex::new(None);
         let report = |event: SearchEvent| {
-            if let SearchEvent::Iteration(line) = event {
-                if line.bound == ScoreBound::Exact {
-                    if line.multipv == 1 {
-                        *last_main_line.lock() = Some(line.pv.clone());
-                    }
-                    on_line(&line);
+            let SearchEvent::Iteration(line) = event;
+            if line.bound == ScoreBound::Exact {
+                if line.multipv == 1 {
+                    *last_main_line.lock() = Some(line.pv.clone());
                 }
+                on_line(&line);
             }
         };
         let control = SearchControl::new(false);

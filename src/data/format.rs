@@ -59,8 +59,6 @@ pub enum RecordError {
     BadEnPassant(u8),
     /// A side has no king, or more than one.
     MissingKing,
-    /// A FEN could not be made into a position; the reason in words.
-    BadFen(String),
 }
 
 impl fmt::Display for RecordError {
@@ -73,7 +71,6 @@ impl fmt::Display for RecordError {
             RecordError::BadResult(code) => write!(f, "result code {code} (valid: 0, 1, 2)"),
             RecordError::BadEnPassant(square) => write!(f, "en-passant square {square} (valid: 0-64)"),
             RecordError::MissingKing => write!(f, "a side has no king or more than one"),
-            RecordError::BadFen(reason) => write!(f, "{reason}"),
         }
     }
 }

@@ -167,9 +167,8 @@ pub struct SearchOutcome {
 #[derive(Debug, Clone)]
 pub enum SearchEvent {
     /// One line of an iteration (or of an aspiration failure worth showing), as it happens.
+    /// The final answer is not an event: `run` returns it.
     Iteration(IterationReport),
-    /// The final answer. Not sent at present: `run` returns the outcome instead.
-    Finished(SearchOutcome),
 }
 
 /// Shared switches a running search obeys; the UCI thread flips them.

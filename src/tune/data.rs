@@ -154,6 +154,11 @@ impl Dataset {
         }
         let len = self.entries.len() - start;
         let (Ok(start), Ok(len)) = (u32::try_from(start), u16::try_from(len)) else {
+            // Leave the set as it was: drop this position's half-written entries and game start.
+            self.entries.truncate(start);
+            if starts_game {
+                self.game_starts.pop();
+            }
             return Err(TuneError::TooMuchData(self.records.len()));
         };
         let Parsed { score, result_halves, phase, scale, .. } = parsed;
