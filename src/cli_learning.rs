@@ -27,6 +27,17 @@ pub enum DataCommand {
         #[arg(long, default_value = "none")]
         filter: Filter,
     },
+    /// How games ended, by material and score: `level` (draw rate of positions scored within
+    /// 30 cp of 0) or `big` (results for the side ahead of positions scored 1000 cp or more).
+    Results {
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        #[arg(long, value_enum)]
+        report: ResultsReport,
+        /// What to drop while reading (the training filter unless told otherwise).
+        #[arg(long, default_value = "check,noisy,mate")]
+        filter: Filter,
+    },
     /// Writes the positions of all inputs in a random order (each becomes its own game).
     Shuffle {
         #[arg(required = true)]
@@ -49,6 +60,16 @@ pub enum DataCommand {
         #[arg(long, default_value = "none")]
         filter: Filter,
     },
+}
+
+/// Which table `patina data results` prints.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum ResultsReport {
+    /// Draws per mille of positions scored within 30 cp of 0, by material in bands of 8.
+    Level,
+    /// Win, draw and loss per mille for the side ahead of positions scored 1000 cp or more, by
+    /// material (capped at 20) and score band.
+    Big,
 }
 
 /// `patina train`'s arguments.
@@ -139,6 +160,13 @@ pub fn data(command: DataCommand) -> ExitCode {
         DataCommand::Stats { inputs, filter } => {
             finish("data stats", tools::stats(&inputs, filter).map(|stats| show(&stats.to_string())))
         }
+        DataCommand::Results { inputs, report, filter } => finish(
+            "data results",
+            tools::results(&inputs, filter).map(|(level, big)| match report {
+                ResultsReport::Level => show(&level.to_string()),
+                ResultsReport::Big => show(&big.to_string()),
+            }),
+        ),
         DataCommand::Shuffle { inputs, out, seed, filter } => finish(
             "data shuffle",
             tools::shuffle(&inputs, &out, seed, filter)

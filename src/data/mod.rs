@@ -19,11 +19,13 @@
 //!
 //! `format.rs` packs and unpacks a record, `io.rs` reads and writes files of them (and the text
 //! lines of the older datagen format), `filter.rs` decides which records a reader passes on,
-//! and `tools.rs` holds the `patina data` verbs.
+//! `results.rs` counts how games ended by material and score, and `tools.rs` holds the
+//! `patina data` verbs.
 
 mod filter;
 mod format;
 mod io;
+pub mod results;
 pub mod tools;
 
 pub use filter::Filter;

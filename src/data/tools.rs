@@ -1,7 +1,8 @@
 //! The `patina data` verbs: `convert` (older text lines to records), `stats` (what a data set
-//! holds), `shuffle` (positions in random order) and `interleave` (whole games of several files
-//! in random order). Each reads through the shared reader and its filter and reports counts;
-//! `main.rs` prints them.
+//! holds), `results` (how games ended by material and score, `results.rs`), `shuffle`
+//! (positions in random order) and `interleave` (whole games of several files in random
+//! order). Each reads through the shared reader and its filter and reports counts; `main.rs`
+//! prints them.
 //!
 //! `shuffle` breaks games apart, so it marks every record as its own game: a trainer that holds
 //! out whole games then holds out single positions, which is all a shuffled file still allows.
@@ -9,6 +10,7 @@
 
 use super::format::{DataResult, GamePlace, PackedPosition, SearchLabel};
 use super::io::{read_text_line, RecordReader, RecordWriter};
+use super::results::{BigTable, LevelTable};
 use super::Filter;
 use crate::rng::Rng;
 use shakmaty::{Color, Position as _};
@@ -215,6 +217,19 @@ impl fmt::Display for Stats {
 
 fn bar(count: u64, whole: u64) -> String {
     "#".repeat((percent(count, whole) / 2.0).round() as usize)
+}
+
+/// Reads every file through `filter` into both tables of `results.rs`.
+pub fn results(inputs: &[PathBuf], filter: Filter) -> Result<(LevelTable, BigTable), String> {
+    let (mut level, mut big) = (LevelTable::default(), BigTable::default());
+    for input in inputs {
+        let mut reader = RecordReader::open(input, filter).map_err(|e| e.to_string())?;
+        while let Some(record) = reader.next_record().map_err(|e| e.to_string())? {
+            level.add(&record);
+            big.add(&record);
+        }
+    }
+    Ok((level, big))
 }
 
 /// Writes every accepted record of `inputs` to `out` in a random order drawn from `seed`.
