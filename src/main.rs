@@ -298,6 +298,10 @@ fn datagen(request: DatagenRequest) -> ExitCode {
             request.out.display()
         ),
         DatagenEvent::Progress(progress) => eprintln!("datagen: {progress}"),
+        DatagenEvent::TablebaseMiss { game, miss } => eprintln!(
+            "datagen: warning: game {game}: {miss}; the game is played on without the table's \
+             result (further misses are counted on the progress line)"
+        ),
     });
     match outcome {
         Ok(progress) if progress.run_games == 0 && progress.games_done >= progress.games_total => {

@@ -6,12 +6,14 @@
 //!
 //! A missing table is simply no information. A file that fails to read or decode (or makes the
 //! prober panic) is remembered, once, for the UCI layer to report as `info string error`; the
-//! search carries on without it.
+//! search carries on without it. `try_probe_wdl` says which of the two a probe met (`ProbeMiss`),
+//! for datagen, which counts and reports them instead of adjudicating.
 
 use shakmaty::{Chess, Move, Position as _};
 use shakmaty_syzygy::{SyzygyError, Tablebase, Wdl};
+use std::io::ErrorKind;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// A tablebase result from the side to move's point of view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,6 +24,34 @@ pub enum Outcome {
     Draw,
     /// The side to move loses with best play (within the fifty-move rule when it is on).
     Loss,
+}
+
+/// Why a WDL probe gave no answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProbeMiss {
+    /// Not a table position: castling rights, or more pieces than any table.
+    NotHeld,
+    /// No table for a material the probe needed; the message names it (`... not found: KQvK`).
+    MissingTable(String),
+    /// A table could not be read or decoded, or the prober panicked; the message says which
+    /// table and why.
+    Failed(String),
+}
+
+impl std::fmt::Display for ProbeMiss {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ProbeMiss::NotHeld => f.write_str("not a table position"),
+            ProbeMiss::MissingTable(message) | ProbeMiss::Failed(message) => f.write_str(message),
+        }
+    }
+}
+
+/// `ProbeMiss` before a missing table's name is formatted.
+enum Gap {
+    NotHeld,
+    Missing(SyzygyError),
+    Failed(String),
 }
 
 /// The root decision: the move to play and what it leads to.
@@ -62,7 +92,10 @@ impl Tablebases {
             return Err(format!("no folder in '{path}'"));
         }
         for folder in folders {
-            files += tables.add_directory(&folder).map_err(|e| format!("'{}': {e}", folder.display()))?;
+            files += tables.add_directory(&folder).map_err(|error| {
+                let culprit = refused_file(&folder).unwrap_or_else(|| folder.clone());
+                format!("'{}': {error}", culprit.display())
+            })?;
         }
         if files == 0 {
             return Err(format!("no Syzygy table files (*.rtbw, *.rtbz) in '{path}'"));
@@ -88,8 +121,17 @@ impl Tablebases {
     /// WDL of a position reached by a capture or pawn move (the only time the probe is exact).
     /// With `rule50`, wins and losses the fifty-move rule frustrates count as draws.
     pub fn probe_wdl(&self, pos: &Chess, rule50: bool) -> Option<Outcome> {
-        let wdl = self.guarded(|| self.tables.probe_wdl_after_zeroing(pos))?;
-        Some(outcome(wdl, rule50))
+        self.try_probe_wdl(pos, rule50).ok()
+    }
+
+    /// `probe_wdl`, saying why there is no answer; a failure is also recorded for the GUI.
+    pub fn try_probe_wdl(&self, pos: &Chess, rule50: bool) -> Result<Outcome, ProbeMiss> {
+        let wdl = self.checked(|| self.tables.probe_wdl_after_zeroing(pos)).map_err(|gap| match gap {
+            Gap::NotHeld => ProbeMiss::NotHeld,
+            Gap::Missing(error) => ProbeMiss::MissingTable(error.to_string()),
+            Gap::Failed(message) => ProbeMiss::Failed(message),
+        })?;
+        Ok(outcome(wdl, rule50))
     }
 
     /// The DTZ-optimal move of a tablebase position, if every successor could be probed.
@@ -110,20 +152,22 @@ impl Tablebases {
     /// Runs a probe; expected gaps (castling rights, too many pieces, a missing table) are
     /// `None`, and so is a failure, which is also recorded for the GUI.
     fn guarded<T>(&self, probe: impl FnOnce() -> Result<T, SyzygyError>) -> Option<T> {
-        match catch_unwind(AssertUnwindSafe(probe)) {
-            Ok(Ok(value)) => Some(value),
-            Ok(Err(
-                SyzygyError::Castling | SyzygyError::TooManyPieces | SyzygyError::MissingTable { .. },
-            )) => None,
-            Ok(Err(error)) => {
-                self.record(error.to_string());
-                None
-            }
-            Err(_) => {
-                self.record("the table prober panicked (corrupt table?)".to_string());
-                None
-            }
-        }
+        self.checked(probe).ok()
+    }
+
+    /// Runs a probe, catching a panic; a failure is recorded for the GUI as well as returned.
+    /// Nothing is formatted unless the probe failed: the search meets missing tables often.
+    fn checked<T>(&self, probe: impl FnOnce() -> Result<T, SyzygyError>) -> Result<T, Gap> {
+        let failure = match catch_unwind(AssertUnwindSafe(probe)) {
+            Ok(Ok(value)) => return Ok(value),
+            Ok(Err(SyzygyError::Castling | SyzygyError::TooManyPieces)) => return Err(Gap::NotHeld),
+            Ok(Err(missing @ SyzygyError::MissingTable { .. })) => return Err(Gap::Missing(missing)),
+            // `corrupted table: <backtrace>`: the first line is the message.
+            Ok(Err(error)) => error.to_string().lines().next().unwrap_or_default().to_string(),
+            Err(_) => "the table prober panicked (corrupt table?)".to_string(),
+        };
+        self.record(failure.clone());
+        Err(Gap::Failed(failure))
     }
 
     fn record(&self, message: String) {
@@ -132,6 +176,17 @@ impl Tablebases {
             *failure = Some(message);
         }
     }
+}
+
+/// A table file of `folder` that registering refuses (a size no table has), to name in the
+/// error instead of the folder; `add_directory` does not say which file it stopped at.
+fn refused_file(folder: &Path) -> Option<PathBuf> {
+    let mut entries: Vec<PathBuf> =
+        std::fs::read_dir(folder).ok()?.filter_map(|entry| Some(entry.ok()?.path())).collect();
+    entries.sort();
+    entries.into_iter().find(|path| {
+        matches!(Tablebase::<Chess>::new().add_file(path), Err(error) if error.kind() != ErrorKind::InvalidInput)
+    })
 }
 
 fn outcome(wdl: Wdl, rule50: bool) -> Outcome {

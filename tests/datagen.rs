@@ -172,6 +172,36 @@ fn datagen_records_its_tablebases_and_refuses_bad_ones() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn datagen_plays_past_unreadable_and_missing_tables_and_reports_them() {
+    let dir = scratch("datagen", "bad-table");
+    let tables = dir.join("tables");
+    std::fs::create_dir_all(&tables).unwrap();
+    // Garbage of a size a table may have (16 mod 64) registers, and fails when probed.
+    std::fs::write(tables.join("KPvKP.rtbw"), vec![0x5au8; 64 * 10 + 16]).unwrap();
+    // Every pawn move of these games probes KPvKP; a capture of a pawn needs KPvK, not there.
+    let book = dir.join("pawns.epd");
+    std::fs::write(&book, "4k3/4p3/8/8/8/8/4P3/4K3 w - -\n").unwrap();
+    let out = dir.join("data.bin");
+    let args = ["--games", "3", "--seed", "1", "--book", path_str(&book), "--syzygy", path_str(&tables)];
+    let mut command = vec!["datagen", "--nodes", "300", "--out", path_str(&out)];
+    command.extend_from_slice(&args);
+    let output = patina(&command);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "a bad table does not stop the run: {stderr}");
+    assert!(std::fs::metadata(&out).unwrap().len() > 0, "the games were played on and written");
+    let warning =
+        |what: &str| stderr.lines().any(|l| l.starts_with("datagen: warning: game ") && l.contains(what));
+    assert!(warning("failed to probe wdl table KPvKP"), "{stderr}");
+    assert!(warning("not found: KPvK"), "{stderr}");
+    let summary = stderr.lines().last().unwrap_or_default();
+    assert!(summary.contains("3 games this run"), "{stderr}");
+    let counts = summary.split("tablebase misses: ").nth(1).unwrap_or_else(|| panic!("{stderr}"));
+    let unreadable: u64 = counts.split(' ').next().unwrap().parse().unwrap();
+    assert!(unreadable > 0 && counts.contains(" unreadable, "), "{summary}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The FENs of the `info string genfens` lines of `patina "genfens ..." "quit"`.
 fn genfens(command: &str) -> Vec<String> {
     let output = patina(&[command, "quit"]);

@@ -128,12 +128,12 @@ fn missing_and_corrupt_tables_are_errors_not_crashes() {
     let (line, _) = engine.expect_line(|l| l.starts_with("info string"), QUICK);
     assert!(line.starts_with("info string error: SyzygyPath") && line.contains("/no/such/folder"), "{line}");
 
-    // A table whose size is impossible is refused when the path is set.
+    // A table whose size is impossible is refused, by name, when the path is set.
     let bad_size = scratch("syzygy", "badsize");
     std::fs::write(bad_size.join("KRvK.rtbw"), [0u8; 100]).unwrap();
     engine.send(&format!("setoption name SyzygyPath value {}", path_str(&bad_size)));
     let (line, _) = engine.expect_line(|l| l.starts_with("info string"), QUICK);
-    assert!(line.starts_with("info string error: SyzygyPath"), "{line}");
+    assert!(line.starts_with("info string error: SyzygyPath") && line.contains("KRvK.rtbw"), "{line}");
 
     // Garbage of a plausible size is only found out when probed: reported, then ignored.
     let garbage = scratch("syzygy", "garbage");

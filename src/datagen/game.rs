@@ -13,7 +13,9 @@
 //! draw at `MAX_GAME_PLIES`. Plies are counted from the end of the opening.
 //!
 //! With Syzygy tables, a game that reaches a table position ends there with the table's result
-//! (a win the fifty-move rule frustrates counts as a draw). At 5,000 nodes a move the engine
+//! (a win the fifty-move rule frustrates counts as a draw). A probe that finds its table missing
+//! or unreadable ends nothing: the game is played on, and the miss is kept in the game's record
+//! for the run to count and report (`GameRecord::tablebase_misses`). At 5,000 nodes a move the engine
 //! cannot always mate with a lone rook or two bishops, so without tables such endings are often
 //! shuffled to the fifty-move rule, and every position before them is labelled a draw.
 //!
@@ -28,7 +30,7 @@ use crate::engine;
 use crate::position::Position;
 use crate::rules;
 use crate::search::{Score, SearchControl, SearchMemory};
-use crate::tablebase::{self, Outcome, Tablebases};
+use crate::tablebase::{self, Outcome, ProbeMiss, Tablebases};
 use crate::tt::TranspositionTable;
 use shakmaty::{Chess, Color, Move, Position as _};
 use std::fmt::Write as _;
@@ -109,6 +111,9 @@ pub struct GameRecord {
     pub positions: Vec<SearchedPosition>,
     /// How the game ended.
     pub result: GameResult,
+    /// Probes that should have ended the game but found a table missing or unreadable, in
+    /// order (never `ProbeMiss::NotHeld`); the game was played on past each.
+    pub tablebase_misses: Vec<ProbeMiss>,
 }
 
 impl GameRecord {
@@ -209,23 +214,26 @@ fn rules_result(pos: &Position) -> Option<GameResult> {
 
 /// The tables' result for a position they hold, looked up only right after a capture or pawn
 /// move (halfmove clock 0), where a WDL probe is exact; the first table position of a game is
-/// always reached that way, by the capture that brought the piece count down.
-fn tablebase_result(pos: &Position, tables: Option<&Tablebases>) -> Option<GameResult> {
-    let tables = tables?;
+/// always reached that way, by the capture that brought the piece count down. `Err` when the
+/// tables should hold the position but a table it needs is missing or unreadable.
+fn tablebase_result(pos: &Position, tables: Option<&Tablebases>) -> Result<Option<GameResult>, ProbeMiss> {
+    let Some(tables) = tables else { return Ok(None) };
     let chess = pos.chess();
     if chess.halfmoves() != 0 || !tablebase::is_candidate(chess, tables.max_pieces()) {
-        return None;
+        return Ok(None);
     }
-    let mover_wins = match tables.probe_wdl(chess, true)? {
-        Outcome::Draw => return Some(GameResult::Draw),
-        Outcome::Win => true,
-        Outcome::Loss => false,
+    let mover_wins = match tables.try_probe_wdl(chess, true) {
+        Ok(Outcome::Draw) => return Ok(Some(GameResult::Draw)),
+        Ok(Outcome::Win) => true,
+        Ok(Outcome::Loss) => false,
+        Err(ProbeMiss::NotHeld) => return Ok(None),
+        Err(miss) => return Err(miss),
     };
-    Some(if mover_wins == (chess.turn() == Color::White) {
+    Ok(Some(if mover_wins == (chess.turn() == Color::White) {
         GameResult::WhiteWins
     } else {
         GameResult::BlackWins
-    })
+    }))
 }
 
 /// What the search said of `pos`.
@@ -241,7 +249,7 @@ fn searched(pos: &Position, best: Move, score: Score, white_cp: i32) -> Searched
 
 /// Plays the game from `start` to its end, searching `nodes` nodes per move on one thread with
 /// `tt` (which the caller has cleared for this game), ending it at the first position
-/// `tablebases` hold.
+/// `tablebases` hold and keeping the probes they could not answer.
 ///
 /// One `SearchMemory` serves the whole game, as the engine's does between `go` commands in a
 /// real game: fresh histories at every move would make each 5,000-node search order its moves
@@ -257,9 +265,17 @@ pub fn play(
     let mut pos = start;
     let mut positions = Vec::new();
     let mut adjudicator = Adjudicator::default();
+    let mut tablebase_misses = Vec::new();
     let mut ply = 0;
     let result = loop {
-        if let Some(result) = rules_result(&pos).or_else(|| tablebase_result(&pos, tablebases)) {
+        let tables_say = || match tablebase_result(&pos, tablebases) {
+            Ok(result) => result,
+            Err(miss) => {
+                tablebase_misses.push(miss);
+                None
+            }
+        };
+        if let Some(result) = rules_result(&pos).or_else(tables_say) {
             break result;
         }
         if ply >= MAX_GAME_PLIES {
@@ -278,7 +294,7 @@ pub fn play(
         pos.play_game_move(outcome.best);
         ply += 1;
     };
-    GameRecord { positions, result }
+    GameRecord { positions, result, tablebase_misses }
 }
 
 #[cfg(test)]
@@ -374,12 +390,57 @@ mod tests {
         }
         // Only right after a zeroing move, where the probe is exact; never without tables.
         let shuffled = Position::from_fen("8/8/8/3k4/8/8/8/R3K3 w - - 5 40", false).unwrap();
-        assert_eq!(tablebase_result(&shuffled, Some(&tables)), None);
+        assert_eq!(tablebase_result(&shuffled, Some(&tables)), Ok(None));
         let fresh = Position::from_fen("8/8/8/3k4/8/8/8/R3K3 w - - 0 40", false).unwrap();
-        assert_eq!(tablebase_result(&fresh, None), None);
+        assert_eq!(tablebase_result(&fresh, None), Ok(None));
         // A position the tables do not hold is played on.
         let bigger = Position::from_fen("8/8/8/3k4/8/8/1P6/RN2K3 w - - 0 1", false).unwrap();
-        assert_eq!(tablebase_result(&bigger, Some(&tables)), None);
+        assert_eq!(tablebase_result(&bigger, Some(&tables)), Ok(None));
+        assert!(record_misses(&tables, "8/8/8/3k4/8/8/8/R3K3 w - - 0 1").is_empty(), "every table answers");
+    }
+
+    /// The misses of a 100-node game from `fen` under `tables`, checking it was played on.
+    fn record_misses(tables: &Tablebases, fen: &str) -> Vec<ProbeMiss> {
+        let tt = TranspositionTable::new(1).unwrap();
+        let record = play(Position::from_fen(fen, false).unwrap(), 100, &tt, Some(tables));
+        if !record.tablebase_misses.is_empty() {
+            assert!(!record.positions.is_empty(), "{fen}: a miss ends nothing, the game is played on");
+        }
+        record.tablebase_misses
+    }
+
+    /// A folder holding `name` from tests/data/syzygy, cut to `bytes` (whole file when `None`).
+    fn table_folder(test: &str, name: &str, bytes: Option<usize>) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("patina-datagen-game-{}-{test}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let source = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
+        let table = std::fs::read(std::path::Path::new(source).join(name)).unwrap();
+        std::fs::write(dir.join(name), &table[..bytes.unwrap_or(table.len()).min(table.len())]).unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_corrupt_table_is_played_past_and_kept_as_a_miss() {
+        // 208 bytes cut to 16 (the magic bytes and a little more) keeps a size a table may have
+        // (16 mod 64), so it registers and is only found out when probed.
+        let dir = table_folder("corrupt", "KRvK.rtbw", Some(16));
+        let tables = Tablebases::load(dir.to_str().unwrap()).expect("a plausible size registers");
+        let misses = record_misses(&tables, "8/8/8/3k4/8/8/8/R3K3 w - - 0 1");
+        // No later probe: the only zeroing move left, the rook's capture, leaves bare kings.
+        assert_eq!(misses.len(), 1, "{misses:?}");
+        assert!(matches!(&misses[0], ProbeMiss::Failed(why) if why.contains("KRvK")), "{misses:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_missing_table_is_played_past_and_kept_as_a_miss() {
+        let dir = table_folder("missing", "KRvK.rtbw", None);
+        let tables = Tablebases::load(dir.to_str().unwrap()).unwrap();
+        let misses = record_misses(&tables, "8/8/8/3k4/8/8/8/Q3K3 w - - 0 1");
+        assert_eq!(misses.len(), 1, "{misses:?}");
+        assert!(matches!(&misses[0], ProbeMiss::MissingTable(why) if why.contains("KQvK")), "{misses:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     fn position(fen: &str, white_cp: i32, best_is_capture: bool) -> SearchedPosition {
@@ -395,6 +456,7 @@ mod tests {
                 position("8/8/4k3/8/8/3BK3/8/8 b - - 0 1", 30, true),
             ],
             result: GameResult::Draw,
+            tablebase_misses: Vec::new(),
         };
         assert_eq!(
             record.to_text(),

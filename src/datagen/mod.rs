@@ -28,6 +28,7 @@ pub use opening::{genfens, OpeningSource};
 pub use progress::{recorded_checkpoint, sidecar_path, Checkpoint};
 pub use runner::run;
 
+use crate::tablebase::ProbeMiss;
 use crate::tt::AllocationError;
 use std::fmt;
 use std::path::PathBuf;
@@ -196,6 +197,15 @@ pub enum DatagenEvent {
     },
     /// The counts so far, every two seconds while games are played.
     Progress(Progress),
+    /// A game written this run probed a table that was missing or unreadable and was played on
+    /// instead of ending with the table's result; sent for the run's first miss of each kind,
+    /// the rest are counted in `Progress`.
+    TablebaseMiss {
+        /// The game's index in the file.
+        game: u64,
+        /// What the probe met: `ProbeMiss::Failed` or `ProbeMiss::MissingTable`.
+        miss: ProbeMiss,
+    },
 }
 
 /// Counts of a run so far; `Display` gives the progress line.
@@ -211,6 +221,10 @@ pub struct Progress {
     pub run_games: u64,
     /// Positions this run has written (records, or quiet positions as text lines).
     pub run_positions: u64,
+    /// Tablebase probes of this run's games that met an unreadable table (games played on).
+    pub tablebase_failures: u64,
+    /// Tablebase probes of this run's games that met a missing table (games played on).
+    pub tablebase_missing: u64,
     /// Time since this run began playing.
     pub elapsed: Duration,
 }
@@ -241,9 +255,17 @@ impl fmt::Display for Progress {
         match self.eta() {
             Some(eta) => {
                 let seconds = eta.as_secs();
-                write!(f, "  eta {}h{:02}m{:02}s", seconds / 3600, seconds / 60 % 60, seconds % 60)
+                write!(f, "  eta {}h{:02}m{:02}s", seconds / 3600, seconds / 60 % 60, seconds % 60)?
             }
-            None => f.write_str("  eta ?"),
+            None => f.write_str("  eta ?")?,
         }
+        if self.tablebase_failures + self.tablebase_missing > 0 {
+            write!(
+                f,
+                "  tablebase misses: {} unreadable, {} missing",
+                self.tablebase_failures, self.tablebase_missing
+            )?;
+        }
+        Ok(())
     }
 }

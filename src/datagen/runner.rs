@@ -12,7 +12,7 @@ use super::opening::{self, OpeningSource};
 use super::progress::Output;
 use super::{DataFormat, DatagenError, DatagenEvent, DatagenRequest, Progress};
 use crate::rng::Rng;
-use crate::tablebase::Tablebases;
+use crate::tablebase::{ProbeMiss, Tablebases};
 use crate::tt::TranspositionTable;
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 use shakmaty::CastlingMode;
@@ -130,8 +130,15 @@ pub fn run(
         games: request.games,
     });
     let format = DataFormat::of(&request.out);
-    let mut writer =
-        Writer { output: &mut output, format, total: request.games, run_games: 0, run_positions: 0 };
+    let mut writer = Writer {
+        output: &mut output,
+        format,
+        total: request.games,
+        run_games: 0,
+        run_positions: 0,
+        tablebase_failures: 0,
+        tablebase_missing: 0,
+    };
     if checkpoint.games >= request.games {
         return Ok(writer.progress(Duration::ZERO));
     }
@@ -176,6 +183,10 @@ struct Writer<'a> {
     total: u64,
     run_games: u64,
     run_positions: u64,
+    /// Probes of the written games that met an unreadable table.
+    tablebase_failures: u64,
+    /// Probes of the written games that met a missing table.
+    tablebase_missing: u64,
 }
 
 impl Writer<'_> {
@@ -187,6 +198,8 @@ impl Writer<'_> {
             positions: checkpoint.positions,
             run_games: self.run_games,
             run_positions: self.run_positions,
+            tablebase_failures: self.tablebase_failures,
+            tablebase_missing: self.tablebase_missing,
             elapsed,
         }
     }
@@ -208,7 +221,7 @@ impl Writer<'_> {
                 Ok(Ok((index, record))) => {
                     waiting.insert(index, record);
                     if first_error.is_none() {
-                        first_error = self.write_ready(&mut waiting).err();
+                        first_error = self.write_ready(&mut waiting, on_event).err();
                     }
                 }
                 Ok(Err(error)) => {
@@ -231,9 +244,15 @@ impl Writer<'_> {
         }
     }
 
-    /// Writes every waiting game that continues the file without a gap.
-    fn write_ready(&mut self, waiting: &mut BTreeMap<u64, GameRecord>) -> Result<(), DatagenError> {
+    /// Writes every waiting game that continues the file without a gap, counting its tablebase
+    /// misses and reporting the run's first of each kind.
+    fn write_ready(
+        &mut self,
+        waiting: &mut BTreeMap<u64, GameRecord>,
+        on_event: &mut impl FnMut(DatagenEvent),
+    ) -> Result<(), DatagenError> {
         while let Some(record) = waiting.remove(&self.output.checkpoint().games) {
+            let game = self.output.checkpoint().games;
             let (bytes, positions) = match self.format {
                 DataFormat::Records => (record.to_records(), record.positions.len()),
                 DataFormat::Text => (record.to_text().into_bytes(), record.quiet_count()),
@@ -242,6 +261,17 @@ impl Writer<'_> {
             self.output.append_game(&bytes, positions)?;
             self.run_games += 1;
             self.run_positions += positions;
+            for miss in record.tablebase_misses {
+                let count = match miss {
+                    ProbeMiss::Failed(_) => &mut self.tablebase_failures,
+                    ProbeMiss::MissingTable(_) => &mut self.tablebase_missing,
+                    ProbeMiss::NotHeld => continue,
+                };
+                *count += 1;
+                if *count == 1 {
+                    on_event(DatagenEvent::TablebaseMiss { game, miss });
+                }
+            }
         }
         Ok(())
     }
