@@ -60,8 +60,12 @@ fn infinite_search_on_a_finished_game_holds_bestmove_none_until_stop() {
     let mut engine = EngineProcess::spawn();
     engine.send(&format!("position fen {FOOLS_MATE}"));
     engine.send("go infinite");
-    let first = engine.lines_during(Duration::from_millis(300));
+    // Wait for the lines themselves (a loaded machine may take a while to start the engine),
+    // then make sure nothing, above all no bestmove, follows them before `stop`.
+    let first = engine.lines_until(|l| l.starts_with("info depth 0"), QUICK);
     assert_eq!(first, vec!["info string result 0-1 checkmate", "info depth 0 score mate 0"]);
+    let held = engine.lines_during(Duration::from_millis(300));
+    assert!(held.is_empty(), "lines before stop: {held:?}");
     let (line, latency) = stop_now(&mut engine);
     assert_eq!(line, "bestmove (none)");
     assert_latency("stop on a checkmated position", latency, || {
