@@ -221,10 +221,13 @@ impl EngineProcess {
     }
 
     /// Sends `isready` and asserts the very next line is `readyok`: nothing (such as a second
-    /// `bestmove`) was still owed from earlier commands. Returns the latency.
+    /// `bestmove`) was still owed from earlier commands. Returns the latency. Waits as long as
+    /// a search may take: `isready` after a `setoption name Hash` answers once the new table is
+    /// cleared, which a starved process (nice 19 beside a match) can take seconds to do; how
+    /// fast `isready` answers is `assert_latency`'s question, not this one's.
     pub fn assert_ready(&mut self) -> Duration {
         self.send("isready");
-        let line = self.next_line(QUICK).expect("no answer to isready");
+        let line = self.next_line(SEARCH).expect("no answer to isready");
         assert_eq!(line, "readyok", "expected readyok as the next line");
         self.last_send.elapsed()
     }
