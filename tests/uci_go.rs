@@ -146,7 +146,7 @@ fn fixed_node_search(engine: &mut EngineProcess, position: &str) -> (String, i64
     engine.send("ucinewgame");
     let search = checked_go(engine, position, "go nodes 30000");
     let exact = |line: &&str| !line.contains("lowerbound") && !line.contains("upperbound");
-    let nodes = search.infos().into_iter().filter(exact).last().and_then(|l| field(l, "nodes"));
+    let nodes = search.infos().into_iter().rfind(exact).and_then(|l| field(l, "nodes"));
     let nodes = nodes.expect("an exact info line with nodes");
     (search.bestmove, nodes)
 }
