@@ -105,16 +105,9 @@ pub fn run(
     let given_tables = request.syzygy.as_deref().map(load_tablebases).transpose()?;
     let mut output = Output::open(request)?;
     let checkpoint = output.checkpoint().clone();
-    let book = match (given_book, &checkpoint.book) {
-        (Some(book), _) => Some(book),
-        (None, Some(stored)) => Some(Book::load(Path::new(stored), false)?),
-        (None, None) => None,
-    };
-    let tablebases = match (given_tables, &checkpoint.syzygy) {
-        (Some(tables), _) => Some(tables),
-        (None, Some(stored)) => Some(load_tablebases(stored)?),
-        (None, None) => None,
-    };
+    let load_book = |path: &str| Book::load(Path::new(path), false);
+    let book = given_or_stored(given_book, checkpoint.book.as_deref(), load_book)?;
+    let tablebases = given_or_stored(given_tables, checkpoint.syzygy.as_deref(), load_tablebases)?;
     let settings = GameSettings {
         seed: checkpoint.seed,
         nodes: checkpoint.nodes,
@@ -170,6 +163,20 @@ pub fn run(
             None => collected,
         }
     })
+}
+
+/// What the command line gave, else what the progress file recorded (a resumed run keeps the
+/// book and tables it started with), loaded from its path.
+fn given_or_stored<T>(
+    given: Option<T>,
+    stored: Option<&str>,
+    load: impl FnOnce(&str) -> Result<T, DatagenError>,
+) -> Result<Option<T>, DatagenError> {
+    match (given, stored) {
+        (Some(value), _) => Ok(Some(value)),
+        (None, Some(path)) => load(path).map(Some),
+        (None, None) => Ok(None),
+    }
 }
 
 fn load_tablebases(path: &str) -> Result<Tablebases, DatagenError> {
