@@ -1,32 +1,29 @@
 //! Patina: a UCI chess engine on shakmaty's move generator.
 //!
-//! Layers, bottom up: `position` (shakmaty plus undo, hashing, repetitions), `rules` (game
-//! results), `eval`, `tt`, `movepick`, `time`, `search` (the recipe and Lazy SMP), `engine` (a
-//! non-blocking API over the search), `jobs` (the long commands that are not searches, off the
-//! UCI thread), and `uci` (the protocol: parsing, formatting, the loop).
-//! `memory` tells how much RAM a table may take. `bench` and `perft` serve the CLI and tests;
-//! `datagen` plays self-play games for tuning data and generates OpenBench's `genfens` openings;
-//! `tune` fits the evaluation weights to that data; `wdl` turns scores into win/draw/loss
-//! expectations, with a model `wdl::fit` fits to the same data. `strength` maps `UCI_Elo` to a
-//! node budget and a sometimes-imperfect move choice; `rng` is the seeded generator datagen and
-//! `strength` draw from; `utc` dates the debug log and generated files. `analyze` is the
-//! analyst for people: a position's lines, or every game of a PGN annotated, graphed and
-//! summarised.
+//! The engine side, bottom up: `position` (shakmaty plus undo, hashing, repetitions), `rules`
+//! (game results), `eval` and `nnue` (the evaluations), `tt`, `movepick`, `see`, `time` (how
+//! long a `go` may think, and the clock it is measured by), `search` (the recipe and Lazy SMP),
+//! `engine` (a non-blocking API over the search, owning the table, the tables, the net and the
+//! long jobs: `engine::bench`, `engine::jobs`), and `uci` (the protocol: parsing, formatting,
+//! the loop). Beside them: `options` (every UCI option in one table), `openings` (books and
+//! random balanced openings for `genfens` and datagen), `perft`, `tablebase`, `strength`
+//! (`UCI_Elo`), `wdl` (scores as win/draw/loss expectations), `rng`, `utc`, `system_memory`
+//! (how much RAM a table may take), and `analyze`, the analyst for people.
+//!
+//! `learn` holds the learning tools (datagen, the trainer, the tuner, the WDL fitter and the
+//! data they share); nothing on the engine side imports it.
 //! `main.rs` is a thin clap shell over this crate.
 
 // Every public item says its contract: a new undocumented one is a warning.
 #![warn(missing_docs)]
 
 pub mod analyze;
-pub mod bench;
-pub mod data;
-pub mod datagen;
 pub mod engine;
 pub mod eval;
-pub mod jobs;
-pub mod memory;
+pub mod learn;
 pub mod movepick;
 pub mod nnue;
+pub mod openings;
 pub mod options;
 pub mod perft;
 pub mod position;
@@ -35,11 +32,10 @@ pub mod rules;
 pub mod search;
 pub mod see;
 pub mod strength;
+pub mod system_memory;
 pub mod tablebase;
 pub mod time;
-pub mod train;
 pub mod tt;
-pub mod tune;
 pub mod uci;
 pub mod utc;
 pub mod wdl;

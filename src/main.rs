@@ -4,14 +4,14 @@
 //! model's fit. Any other arguments are UCI commands, one per argument, run in order before the
 //! program exits (OpenBench runs `patina "genfens N seed S book B" "quit"`).
 
-mod cli_learning;
+use patina::learn::cli as cli_learning;
 
 use clap::{Parser, Subcommand};
-use patina::datagen::{DatagenEvent, DatagenRequest};
+use patina::learn::datagen::{DatagenEvent, DatagenRequest};
+use patina::learn::tune::TuneRequest;
+use patina::learn::wdl_fit::FitRequest;
 use patina::options::EngineOptions;
 use patina::position::Position;
-use patina::tune::TuneRequest;
-use patina::wdl::fit::FitRequest;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -39,7 +39,7 @@ enum CliCommand {
     /// Search the fixed bench positions; ends with `<nodes> nodes <nps> nps`.
     Bench {
         /// Search depth per position.
-        #[arg(default_value_t = patina::bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(i32).range(1..=64))]
+        #[arg(default_value_t = patina::engine::bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(i32).range(1..=64))]
         depth: i32,
         /// Search threads; above 1 this measures time-to-depth and the node count varies.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
@@ -125,11 +125,11 @@ enum CliCommand {
         /// L2 pull toward the starting weights: each weight adds L2 * (its distance from its
         /// start in pawns)^2 to the loss, so weights few positions see stay near their start
         /// (0: none).
-        #[arg(long, default_value_t = patina::tune::DEFAULT_L2)]
+        #[arg(long, default_value_t = patina::learn::tune::DEFAULT_L2)]
         l2: f64,
         /// Share of the games held out to measure the fit each epoch; the epoch with the
         /// lowest validation loss is the one written (0: none, the last epoch is written).
-        #[arg(long, value_name = "F", default_value_t = patina::tune::DEFAULT_VALIDATION_FRACTION)]
+        #[arg(long, value_name = "F", default_value_t = patina::learn::tune::DEFAULT_VALIDATION_FRACTION)]
         validation_fraction: f64,
         /// Blocks of src/eval/params.rs that keep their starting weights, comma-separated
         /// (e.g. material,psqt).
@@ -289,7 +289,7 @@ fn datagen(request: DatagenRequest) -> ExitCode {
     if let Err(error) = installed {
         eprintln!("datagen: cannot catch Ctrl-C ({error}); an interrupt loses only unfinished games");
     }
-    let outcome = patina::datagen::run(&request, &stop, |event| match event {
+    let outcome = patina::learn::datagen::run(&request, &stop, |event| match event {
         DatagenEvent::Started { seed, nodes, book, syzygy, first_game, games } => eprintln!(
             "datagen: seed {seed}, {nodes} nodes per move, book {}, tablebases {}, games \
              {first_game}..{games} into {}",
@@ -336,7 +336,7 @@ fn command_line() -> String {
 }
 
 fn tune(request: TuneRequest) -> ExitCode {
-    match patina::tune::run(&request, |event| eprintln!("tune: {event}")) {
+    match patina::learn::tune::run(&request, |event| eprintln!("tune: {event}")) {
         Ok(_) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("patina: tune: {error}");
@@ -346,7 +346,7 @@ fn tune(request: TuneRequest) -> ExitCode {
 }
 
 fn wdl_fit(request: FitRequest) -> ExitCode {
-    match patina::wdl::fit::run(&request, |event| eprintln!("wdl-fit: {event}")) {
+    match patina::learn::wdl_fit::run(&request, |event| eprintln!("wdl-fit: {event}")) {
         Ok(_) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("patina: wdl-fit: {error}");
@@ -411,7 +411,7 @@ fn main() -> ExitCode {
         Some(CliCommand::Data(command)) => cli_learning::data(command),
         Some(CliCommand::Train(args)) => cli_learning::train(args),
         Some(CliCommand::Bench { depth, threads }) => {
-            let result = patina::bench::run(depth, threads.into(), |index, fen, position| {
+            let result = patina::engine::bench::run(depth, threads.into(), |index, fen, position| {
                 let ms = position.elapsed.as_secs_f64() * 1000.0;
                 eprintln!("position {:2}: {:>10} nodes {ms:>9.1} ms  {fen}", index + 1, position.nodes);
             });

@@ -165,7 +165,7 @@ impl TranspositionTable {
     /// refuses or the machine reports less memory available than asked for.
     pub fn new(mib: usize) -> Result<TranspositionTable, AllocationError> {
         let bytes = mib.saturating_mul(1024 * 1024);
-        let available = crate::memory::available_bytes();
+        let available = crate::system_memory::available_bytes();
         if available.is_some_and(|free| bytes as u64 > free) {
             return Err(AllocationError { mib, available });
         }

@@ -1,5 +1,5 @@
 //! UTC calendar dates and timestamps from a `SystemTime`, without a date crate: the debug log
-//! stamps every line, and generated files (`wdl::fit`) record the day they were made.
+//! stamps every line, and generated files (`learn::wdl_fit`) record the day they were made.
 //!
 //! A leaf module: it depends on nothing in the crate, so any layer may use it.
 

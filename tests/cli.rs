@@ -123,8 +123,8 @@ fn config_file_sets_option_defaults() {
 }
 
 /// A record of `fen` scored `white_score` (White's view) in a game that ended `result`.
-fn record(fen: &str, white_score: i32, result: patina::data::DataResult, capture: bool) -> [u8; 32] {
-    use patina::data::{GamePlace, PackedPosition, SearchLabel};
+fn record(fen: &str, white_score: i32, result: patina::learn::data::DataResult, capture: bool) -> [u8; 32] {
+    use patina::learn::data::{GamePlace, PackedPosition, SearchLabel};
     let pos = patina::position::Position::from_fen(fen, false).expect("valid FEN");
     let label = SearchLabel { white_score, mate: false, best_is_capture: capture, best_is_promotion: false };
     let place = GamePlace { ply: 4, game_start: false, result };
@@ -133,7 +133,7 @@ fn record(fen: &str, white_score: i32, result: patina::data::DataResult, capture
 
 #[test]
 fn data_results_prints_level_and_big_tables_through_the_training_filter() {
-    use patina::data::DataResult::{BlackWins, Draw, WhiteWins};
+    use patina::learn::data::DataResult::{BlackWins, Draw, WhiteWins};
     let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"; // material 78
     let pawn = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"; // material 1
     let records = [

@@ -120,7 +120,7 @@ fn tuning_writes_a_generated_file_and_lowers_the_loss() {
     ] {
         assert!(text.contains(&needle), "missing '{needle}' in:\n{text}");
     }
-    let params = patina::tune::parse(&text).expect("the generated file reads back");
+    let params = patina::learn::tune::parse(&text).expect("the generated file reads back");
     assert_eq!(params.values.len(), PARAM_COUNT);
     assert_ne!(params, ACTIVE, "two epochs move some weights");
     let (before, after) = (train_loss(&text, "before"), train_loss(&text, "after"));
@@ -144,7 +144,7 @@ fn tuning_is_deterministic_and_resumes_from_its_own_output() {
         ["--data", path_str(&data), "--init", path_str(&first), "--epochs", "0", "--out", path_str(&again)];
     tune(&args);
     let again_text = read(&again);
-    assert_eq!(patina::tune::parse(&again_text), patina::tune::parse(&text));
+    assert_eq!(patina::learn::tune::parse(&again_text), patina::learn::tune::parse(&text));
     assert!(again_text.contains(&format!("// start: {}\n", first.display())), "{again_text}");
 }
 
@@ -221,9 +221,13 @@ fn a_huge_l2_writes_the_starting_weights_back() {
     let run = TinyRun::new("l2");
     let settings = ["--epochs", "8", "--batch", "64"];
     run.tune(&[&settings[..], &["--l2", "1e9"]].concat());
-    assert_eq!(patina::tune::parse(&run.written()), Ok(ACTIVE.clone()));
+    assert_eq!(patina::learn::tune::parse(&run.written()), Ok(ACTIVE.clone()));
     run.tune(&[&settings[..], &["--l2", "0"]].concat());
-    assert_ne!(patina::tune::parse(&run.written()), Ok(ACTIVE.clone()), "without the pull the weights move");
+    assert_ne!(
+        patina::learn::tune::parse(&run.written()),
+        Ok(ACTIVE.clone()),
+        "without the pull the weights move"
+    );
 }
 
 #[test]
@@ -262,7 +266,7 @@ fn frozen_blocks_keep_their_starting_weights() {
     run.tune(&["--epochs", "3", "--l2", "0", "--freeze", "material,PSQT"]);
     let text = run.written();
     assert!(text.contains("// frozen: MATERIAL, PSQT\n"), "{text}");
-    let params = patina::tune::parse(&text).expect("reads back");
+    let params = patina::learn::tune::parse(&text).expect("reads back");
     assert_eq!(params.values[MATERIAL..PSQT + 6 * 64], ACTIVE.values[MATERIAL..PSQT + 6 * 64]);
     assert_ne!(params.values[TEMPO], ACTIVE.values[TEMPO], "the rest still moves");
 

@@ -3,8 +3,8 @@
 //! library, a fit that lands near the shipped model and beats the phase-independent one; through
 //! the binary, the generated file and the refusals.
 
-use patina::tune::FileCounts;
-use patina::wdl::fit::{self, Cells, Sample};
+use patina::learn::tune::FileCounts;
+use patina::learn::wdl_fit::{self as fit, Cells, Sample};
 use patina::wdl::{Model, MODEL};
 use std::path::{Path, PathBuf};
 

@@ -1,19 +1,18 @@
 //! The search: what it is asked (`SearchLimits`), how it is steered while running
 //! (`SearchControl`), and what it reports (`SearchEvent`), all as plain data. The recipe itself
-//! lives in `worker.rs`, the Lazy SMP thread pool in `threads.rs`, tunables in `params.rs`.
+//! lives in `worker/`, the Lazy SMP thread pool in `threads.rs`, tunables in `params.rs`.
 //!
 //! The search never formats text: the UCI layer turns events into `info` and `bestmove` lines.
 
 mod correction;
 mod history;
-mod memory;
+mod kept;
 pub mod params;
-mod table;
 mod threads;
-mod time_manager;
+mod tt_scores;
 mod worker;
 
-pub use memory::SearchMemory;
+pub use kept::SearchMemory;
 pub use threads::{run, run_with_memory};
 
 use crate::tablebase::Tablebases;

@@ -153,24 +153,6 @@ pub const SEE_QUIET_MARGIN: i32 = -60;
 /// The exchange threshold per ply of depth for captures, lowered further by capture history.
 pub const SEE_CAPTURE_MARGIN: i32 = -100;
 
-/// Soft time scaling after each iteration (see `time_manager.rs`): an unstable best move
-/// earns more time, each stable iteration a little less, down to `STABILITY_FLOOR`.
-pub const INSTABILITY_BONUS: f64 = 1.4;
-/// Each iteration with the same best move takes this off the stability factor.
-pub const STABILITY_STEP: f64 = 0.1;
-/// The stability factor never falls below this.
-pub const STABILITY_FLOOR: f64 = 0.8;
-/// A score drop of this many centipawns (or more) adds up to 50% time.
-pub const SCORE_DROP_FULL: i32 = 100;
-/// Node-share factor = NODE_SHARE_BASE - share of root nodes spent on the best move.
-pub const NODE_SHARE_BASE: f64 = 1.6;
-/// The soft limit's scale never falls below this.
-pub const TIME_SCALE_MIN: f64 = 0.4;
-/// The soft limit's scale never rises above this.
-pub const TIME_SCALE_MAX: f64 = 2.5;
-/// With a single legal move and a running clock, the search stops after this depth.
-pub const SINGLE_MOVE_DEPTH: i32 = 4;
-
 /// Thread voting: a thread's vote weighs (score - lowest score + this) * depth.
 pub const VOTE_SCORE_OFFSET: i32 = 14;
 

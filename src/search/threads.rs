@@ -7,7 +7,7 @@
 //! The move played comes from a vote: each worker backs its best move with weight growing in
 //! its completed depth and its score, so a deeper, more confident thread carries the decision.
 
-use super::memory::SearchMemory;
+use super::kept::SearchMemory;
 use super::params::{DRAW, MATE_BOUND, MAX_PLY, TB_WIN, VOTE_SCORE_OFFSET};
 use super::worker::{Shared, Worker};
 use super::{

@@ -28,8 +28,6 @@
 //! symmetric: the numbers for `-s` are those for `s` with win and loss swapped, exactly, also
 //! after rounding to per mille.
 
-pub mod fit;
-
 use crate::search::Score;
 use shakmaty::{Board, Chess, Position as _, Role};
 
@@ -122,7 +120,7 @@ pub fn board_material(board: &Board) -> i32 {
 }
 
 /// `x` of the cubics: -1 (bare kings) to 1 (all the material).
-fn material_x(material: i32) -> f64 {
+pub(crate) fn material_x(material: i32) -> f64 {
     f64::from(material.clamp(0, MATERIAL_MAX)) / f64::from(MATERIAL_MAX / 2) - 1.0
 }
 

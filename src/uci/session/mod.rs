@@ -1,6 +1,6 @@
 //! The state of one UCI conversation and how each command changes it: this file holds the
 //! state, the line and command dispatch, options and positions; `go.rs` the searches and the
-//! `bestmove` each is owed, `owed.rs` that bestmove's state; `jobs.rs` the long commands and
+//! `bestmove` each is owed, `owed.rs` that bestmove's state; `long_commands.rs` the long commands and
 //! table loads; `now.rs` the clock the session's deadlines read (injected in tests).
 //!
 //! Invariants: every `go` is answered by exactly one `bestmove`, except a ponder search that the
@@ -14,7 +14,7 @@
 //! clock (`wake_at` tells the loop when), unless `stop` comes first.
 
 mod go;
-mod jobs;
+mod long_commands;
 mod now;
 mod owed;
 

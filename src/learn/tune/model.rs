@@ -265,7 +265,7 @@ impl Adam {
 mod tests {
     use super::*;
     use crate::eval::params::{HAND_SET, MATERIAL, PARAM_COUNT};
-    use crate::tune::to_weights;
+    use crate::learn::tune::to_weights;
     use shakmaty::{fen::Fen, CastlingMode, Chess};
 
     fn chess(fen: &str) -> Chess {

@@ -6,11 +6,10 @@
 //! `abort` makes workers take no new game; the games already taken finish and are written, and
 //! since indices are handed out in order, the written games always form an unbroken prefix.
 
-use super::book::Book;
 use super::game::{self, GameRecord};
-use super::opening::{self, OpeningSource};
 use super::progress::Output;
 use super::{DataFormat, DatagenError, DatagenEvent, DatagenRequest, Progress};
+use crate::openings::{self as opening, Book, OpeningError, OpeningSource};
 use crate::rng::Rng;
 use crate::tablebase::{ProbeMiss, Tablebases};
 use crate::tt::TranspositionTable;
@@ -42,7 +41,7 @@ impl GameSettings<'_> {
         let opening = self
             .source
             .balanced_opening(&mut rng, tt)
-            .ok_or(DatagenError::NoOpening { index, attempts: opening::MAX_OPENING_ATTEMPTS })?;
+            .ok_or(OpeningError::NoOpening { index, attempts: opening::MAX_OPENING_ATTEMPTS })?;
         tt.clear();
         Ok(game::play(opening, self.nodes, tt, self.tablebases))
     }
@@ -105,7 +104,7 @@ pub fn run(
     let given_tables = request.syzygy.as_deref().map(load_tablebases).transpose()?;
     let mut output = Output::open(request)?;
     let checkpoint = output.checkpoint().clone();
-    let load_book = |path: &str| Book::load(Path::new(path), false);
+    let load_book = |path: &str| Book::load(Path::new(path), false).map_err(DatagenError::from);
     let book = given_or_stored(given_book, checkpoint.book.as_deref(), load_book)?;
     let tablebases = given_or_stored(given_tables, checkpoint.syzygy.as_deref(), load_tablebases)?;
     let settings = GameSettings {

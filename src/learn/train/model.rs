@@ -7,7 +7,7 @@
 //! per output bucket the output weights (`2 x hidden`, side to move first), then the output
 //! biases (one per bucket).
 
-use crate::data::PackedPosition;
+use crate::learn::data::PackedPosition;
 use crate::nnue::{output_bucket, Network, ACTIVATION_ONE, HIDDEN, INPUTS, QA, QB, SCALE, WEIGHT_LIMIT};
 use crate::rng::Rng;
 use shakmaty::Color;
@@ -214,10 +214,10 @@ impl FloatNet {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::data::PackedPosition;
+    use crate::learn::data::PackedPosition;
 
     pub(crate) fn record_of(fen: &str) -> PackedPosition {
-        use crate::data::test_support::pack_fen;
+        use crate::learn::data::test_support::pack_fen;
         pack_fen(fen)
     }
 
@@ -277,8 +277,8 @@ mod mirror_tests {
 
     #[test]
     fn mirrored_features_are_those_of_the_mirrored_position() {
-        let record = crate::data::test_support::pack_fen("4k3/8/8/2n5/8/8/1P6/R3K3 b - - 0 1");
-        let mirror = crate::data::test_support::pack_fen("3k4/8/8/5n2/8/8/6P1/3K3R b - - 0 1");
+        let record = crate::learn::data::test_support::pack_fen("4k3/8/8/2n5/8/8/1P6/R3K3 b - - 0 1");
+        let mirror = crate::learn::data::test_support::pack_fen("3k4/8/8/5n2/8/8/6P1/3K3R b - - 0 1");
         assert_eq!(sorted(&Features::oriented(&record, true)), sorted(&Features::of(&mirror)));
         assert_ne!(sorted(&Features::of(&record)), sorted(&Features::of(&mirror)));
     }

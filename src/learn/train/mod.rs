@@ -21,7 +21,7 @@ mod optimizer;
 pub use dataset::{fit_wdl_scale, sigmoid, target};
 pub use model::{Features, FloatNet};
 
-use crate::data::{Filter, PackedPosition};
+use crate::learn::data::{Filter, PackedPosition};
 use crate::nnue::SCALE;
 use crate::rng::Rng;
 use checkpoint::Checkpoint;
@@ -418,7 +418,7 @@ pub fn run(request: &TrainRequest, mut report: impl FnMut(TrainEvent)) -> Result
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::data::{DataResult, GamePlace, RecordWriter, SearchLabel};
+    use crate::learn::data::{DataResult, GamePlace, RecordWriter, SearchLabel};
     use crate::nnue::Network;
     use crate::position::Position;
     use shakmaty::{Position as _, Role};
@@ -537,7 +537,7 @@ mod tests {
         let float = Checkpoint::load(&checkpoint::path_for(&out), fingerprint).unwrap().unwrap().best;
         let (mut worst, mut total, mut count) = (0.0f32, 0.0f32, 0);
         for pos in positions.iter().step_by(7) {
-            let record = crate::data::test_support::pack_position(pos);
+            let record = crate::learn::data::test_support::pack_position(pos);
             let float_cp = float.centipawns(&Features::of(&record));
             let engine_cp = engine.evaluate_board(pos.chess().board(), pos.turn()) as f32;
             worst = worst.max((float_cp - engine_cp).abs());

@@ -16,10 +16,10 @@
 //! Positions of one game share its result, so they are not independent draws; the estimate is
 //! still consistent, only the data is worth fewer positions than it holds.
 
-use super::{board_material, material, material_x, Cubic, Model, MATERIAL_MAX};
-use crate::data::{Filter, RecordReader};
-use crate::datagen::{recorded_checkpoint, DataFormat};
-use crate::tune::{read_data_line, DataLine, FileCounts, NO_POSITIONS};
+use crate::learn::data::{Filter, RecordReader};
+use crate::learn::datagen::{recorded_checkpoint, DataFormat};
+use crate::learn::tune::{read_data_line, DataLine, FileCounts, NO_POSITIONS};
+use crate::wdl::{board_material, material, material_x, Cubic, Model, MATERIAL_MAX};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{BufRead, BufReader};
@@ -421,7 +421,7 @@ pub struct Header {
     /// The `patina wdl-fit` command line that made the file.
     pub command_line: String,
     /// Each data file, what it gave, and the datagen settings its sidecar records.
-    pub data: Vec<(PathBuf, FileCounts, Option<crate::datagen::Checkpoint>)>,
+    pub data: Vec<(PathBuf, FileCounts, Option<crate::learn::datagen::Checkpoint>)>,
     /// Positions fitted, over all files.
     pub positions: usize,
     /// UTC date of the fit, `YYYY-MM-DD`.

@@ -292,7 +292,7 @@ pub fn interleave(inputs: &[PathBuf], out: &Path, seed: u64, filter: Filter) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::data::read_all;
+    use crate::learn::data::read_all;
 
     fn scratch(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("patina-data-tools-{}-{name}", std::process::id()));

@@ -6,7 +6,7 @@
 //! `#` are skipped. Every line is checked when the book is loaded, so a bad book fails at once
 //! with the line number and the offending text rather than halfway through a long run.
 
-use super::DatagenError;
+use super::OpeningError;
 use crate::position::Position;
 use std::path::{Path, PathBuf};
 
@@ -20,17 +20,14 @@ pub struct Book {
 
 impl Book {
     /// Reads and validates every line of the EPD file at `path`.
-    pub fn load(path: &Path, chess960: bool) -> Result<Book, DatagenError> {
-        let text = std::fs::read_to_string(path).map_err(|error| DatagenError::Io {
-            path: path.to_path_buf(),
-            action: "read the book",
-            error,
-        })?;
+    pub fn load(path: &Path, chess960: bool) -> Result<Book, OpeningError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|error| OpeningError::Io { path: path.to_path_buf(), error })?;
         Book::parse(path, &text, chess960)
     }
 
     /// Validates the lines of `text`; `path` only names the book in errors.
-    pub fn parse(path: &Path, text: &str, chess960: bool) -> Result<Book, DatagenError> {
+    pub fn parse(path: &Path, text: &str, chess960: bool) -> Result<Book, OpeningError> {
         let mut fens = Vec::new();
         for (index, line) in text.lines().enumerate() {
             let trimmed = line.trim();
@@ -38,13 +35,13 @@ impl Book {
                 continue;
             }
             let book_error =
-                |reason: String| DatagenError::Book { path: path.to_path_buf(), line: index + 1, reason };
+                |reason: String| OpeningError::Book { path: path.to_path_buf(), line: index + 1, reason };
             let fen = fen_of_epd(trimmed).map_err(book_error)?;
             Position::from_fen(&fen, chess960).map_err(|error| book_error(error.to_string()))?;
             fens.push(fen);
         }
         if fens.is_empty() {
-            return Err(DatagenError::EmptyBook(path.to_path_buf()));
+            return Err(OpeningError::EmptyBook(path.to_path_buf()));
         }
         Ok(Book { path: path.to_path_buf(), fens, chess960 })
     }

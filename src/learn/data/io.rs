@@ -193,7 +193,7 @@ pub fn read_text_line(line: &str) -> Result<Option<TextLine>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::data::format::{DataResult, GamePlace, SearchLabel};
+    use crate::learn::data::format::{DataResult, GamePlace, SearchLabel};
 
     #[test]
     fn text_lines_parse_or_say_why_not() {

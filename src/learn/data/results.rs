@@ -163,7 +163,7 @@ impl fmt::Display for BigTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::data::{GamePlace, SearchLabel};
+    use crate::learn::data::{GamePlace, SearchLabel};
     use crate::position::Position;
 
     /// A record of `fen` scored `white_score` in a game that ended `result`.

@@ -6,6 +6,8 @@
 //! GUI and pipe latency never flag us. The hard limit is what the search polls every few
 //! thousand nodes.
 
+pub mod manager;
+
 use std::time::Duration;
 
 /// What the GUI said about the clocks for the side to move.

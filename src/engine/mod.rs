@@ -14,8 +14,10 @@
 //! (`events::answer_without_search`: checkmate or stalemate, `bestmove (none)`). `fixed_nodes`
 //! and `fixed_depth` are the limits the single-threaded callers use.
 
+pub mod bench;
 mod events;
 mod inspect;
+pub mod jobs;
 mod request;
 
 pub use events::{Answer, EngineEvent};
@@ -25,13 +27,13 @@ pub use request::{GoClocks, GoPlan, GoRequest};
 // The engine side's data types and services the UCI layer names, so that it depends on the
 // engine alone: positions, what searches report, the evaluation's terms, game results, the
 // long jobs run off the UCI thread and the tablebases they load.
-pub use crate::bench::DEFAULT_DEPTH as BENCH_DEPTH;
 pub use crate::eval::Breakdown;
-pub use crate::jobs::{Job, JobEvent, Jobs};
 pub use crate::rules::Verdict;
 pub use crate::search::{IterationReport, Score, ScoreBound};
 pub use crate::tablebase::Tablebases;
 pub use crate::wdl::Wdl;
+pub use bench::DEFAULT_DEPTH as BENCH_DEPTH;
+pub use jobs::{Job, JobEvent, Jobs};
 
 pub use crate::position::Position;
 use crate::search::{self, SearchControl, SearchEvent, SearchLimits, SearchMemory, SearchOutcome};

@@ -8,7 +8,7 @@
 //! is the centipawn scale at which the data's scores best predict its results (fitted here
 //! unless given), so the net's centipawns mean what the search's did.
 
-use crate::data::{DataResult, Filter, PackedPosition, RecordReader};
+use crate::learn::data::{DataResult, Filter, PackedPosition, RecordReader};
 use shakmaty::Color;
 use std::path::PathBuf;
 

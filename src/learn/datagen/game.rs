@@ -25,8 +25,8 @@
 //! label is likely to mean something for a static evaluation: the side to move is not in
 //! check, the best move is neither a capture nor a promotion, and the score is not a mate.
 
-use crate::data::{DataResult, GamePlace, PackedPosition, SearchLabel};
 use crate::engine;
+use crate::learn::data::{DataResult, GamePlace, PackedPosition, SearchLabel};
 use crate::position::Position;
 use crate::rules;
 use crate::search::{Score, SearchControl, SearchMemory};
@@ -139,7 +139,7 @@ impl GameRecord {
             GameResult::Draw => DataResult::Draw,
             GameResult::BlackWins => DataResult::BlackWins,
         };
-        let mut bytes = Vec::with_capacity(self.positions.len() * crate::data::RECORD_BYTES);
+        let mut bytes = Vec::with_capacity(self.positions.len() * crate::learn::data::RECORD_BYTES);
         for (ply, position) in self.positions.iter().enumerate() {
             let label = SearchLabel {
                 white_score: position.white_cp,

@@ -1,10 +1,9 @@
-//! The binary's `patina data` and `patina train` subcommands (part of `main.rs`, not the
-//! library): clap definitions and the thin glue that runs `patina::data::tools` and
-//! `patina::train` and prints what they report.
+//! The `patina data` and `patina train` subcommands `main.rs` offers: clap definitions and the thin glue that runs `crate::learn::data::tools` and
+//! `crate::learn::train` and prints what they report.
 
+use crate::learn::data::{tools, Filter};
+use crate::learn::train::{TrainRequest, WdlScale};
 use clap::Subcommand;
-use patina::data::{tools, Filter};
-use patina::train::{TrainRequest, WdlScale};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -16,11 +15,13 @@ pub enum DataCommand {
         /// Text files, in order.
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
+        /// The file to write.
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
     },
     /// Counts positions, games, results, score and piece-count histograms.
     Stats {
+        /// Record files, in order.
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
         /// What to drop while reading: none, or a list of check, noisy, mate, early=N.
@@ -30,8 +31,10 @@ pub enum DataCommand {
     /// How games ended, by material and score: `level` (draw rate of positions scored within
     /// 30 cp of 0) or `big` (results for the side ahead of positions scored 1000 cp or more).
     Results {
+        /// Record files, in order.
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
+        /// Which table to print.
         #[arg(long, value_enum)]
         report: ResultsReport,
         /// What to drop while reading (the training filter unless told otherwise).
@@ -40,23 +43,31 @@ pub enum DataCommand {
     },
     /// Writes the positions of all inputs in a random order (each becomes its own game).
     Shuffle {
+        /// Record files, in order.
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
+        /// The file to write.
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
+        /// Seed of the shuffle.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// What to drop while reading: none, or a list of check, noisy, mate, early=N.
         #[arg(long, default_value = "none")]
         filter: Filter,
     },
     /// Merges whole games of several files in a random order.
     Interleave {
+        /// Record files, in order.
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
+        /// The file to write.
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
+        /// Seed of the shuffle.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// What to drop while reading: none, or a list of check, noisy, mate, early=N.
         #[arg(long, default_value = "none")]
         filter: Filter,
     },
@@ -82,12 +93,13 @@ pub struct TrainArgs {
     #[arg(long, value_name = "FILE.nnue")]
     out: PathBuf,
     /// Hidden neurons per perspective (the engine is built for one size).
-    #[arg(long, default_value_t = patina::nnue::HIDDEN)]
+    #[arg(long, default_value_t = crate::nnue::HIDDEN)]
     hidden: usize,
     /// Output buckets by the number of pieces on the board: 8 (architecture 2, net 2's; see
     /// src/nnue/mod.rs) or 1 (architecture 1).
-    #[arg(long, default_value_t = patina::nnue::OUTPUT_BUCKETS)]
+    #[arg(long, default_value_t = crate::nnue::OUTPUT_BUCKETS)]
     output_buckets: usize,
+    /// Passes over the training positions.
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..))]
     epochs: u32,
     /// Positions per optimiser step.
@@ -114,6 +126,7 @@ pub struct TrainArgs {
     /// What to drop while reading.
     #[arg(long, default_value = "check,noisy,mate")]
     filter: Filter,
+    /// Worker threads for the gradient.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: u16,
     /// Seed of the starting weights and of the shuffles.
@@ -200,8 +213,8 @@ pub fn train(args: TrainArgs) -> ExitCode {
         limit: args.limit,
         mirror: args.mirror,
     };
-    let outcome = patina::train::run(&request, |event| match event {
-        patina::train::TrainEvent::Progress { .. } => eprint!("\rtrain: {event}   "),
+    let outcome = crate::learn::train::run(&request, |event| match event {
+        crate::learn::train::TrainEvent::Progress { .. } => eprint!("\rtrain: {event}   "),
         _ => eprintln!("\rtrain: {event}"),
     });
     finish("train", outcome.map(|_| ()))

@@ -2,13 +2,13 @@
 //! `bench`, `go perft`, `genfens` (one at a time, stoppable) and loading Syzygy tables (not
 //! stoppable, but never waited for).
 //!
-//! Like `engine.rs` for searches: the caller starts a job, the job's thread sends `JobEvent`s
+//! Like the engine (`mod.rs`) for searches: the caller starts a job, the job's thread sends `JobEvent`s
 //! (plain data, never text) over a channel the UCI loop `select!`s on, and the caller may raise
 //! the stop flag at any time. A job ends with exactly one terminal event (`is_end`), stopped or
 //! not, so the caller knows when the slot is free again. Nothing here blocks but `wait`.
 
-use crate::bench::{self, BenchResult};
-use crate::datagen::{self, Book, OpeningSource};
+use super::bench::{self, BenchResult};
+use crate::openings::{self, Book, OpeningSource};
 use crate::perft;
 use crate::position::Position;
 use crate::tablebase::Tablebases;
@@ -250,7 +250,7 @@ fn run(job: Job, stop: &AtomicBool, events: &Sender<JobEvent>) {
     }
 }
 
-/// `datagen::genfens` with the book loaded here (a large book takes a while too) and a stop.
+/// `openings::genfens` with the book loaded here (a large book takes a while too) and a stop.
 fn genfens(
     count: u64,
     seed: u64,
@@ -265,7 +265,7 @@ fn genfens(
     };
     let mode = if chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
     let source = OpeningSource { book: book.as_ref(), mode };
-    datagen::genfens(count, seed, source, |fen| {
+    openings::genfens(count, seed, source, |fen| {
         if stop.load(Ordering::Relaxed) {
             return false;
         }

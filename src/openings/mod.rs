@@ -1,4 +1,4 @@
-//! Opening positions for self-play and for OpenBench's `genfens`.
+//! Opening positions for self-play and for OpenBench's `genfens` (`book.rs` reads EPD books).
 //!
 //! A candidate is a random book line followed by `BOOK_RANDOM_PLIES` random legal plies (so
 //! games from the same line still differ), or, without a book, the start position followed by
@@ -8,16 +8,70 @@
 //! evaluation nothing. Everything is drawn from the caller's `Rng`, so an opening is a pure
 //! function of the seed stream.
 
-use super::book::Book;
-use super::DatagenError;
+mod book;
+
+pub use book::Book;
+
 use crate::engine;
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::rules;
 use crate::search::Score;
-use crate::tt::TranspositionTable;
+use crate::tt::{AllocationError, TranspositionTable};
 use shakmaty::CastlingMode;
 use std::collections::HashSet;
+use std::fmt;
+use std::path::PathBuf;
+
+/// Why no opening could be had.
+#[derive(Debug)]
+pub enum OpeningError {
+    /// The book could not be read.
+    Io {
+        /// The book.
+        path: PathBuf,
+        /// What the OS said.
+        error: std::io::Error,
+    },
+    /// A book line is not a valid position.
+    Book {
+        /// The book.
+        path: PathBuf,
+        /// The line, counting from 1.
+        line: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The book at this path holds no position.
+    EmptyBook(PathBuf),
+    /// No balanced opening was found (a degenerate book).
+    NoOpening {
+        /// The game (or `genfens` line) that needed it.
+        index: u64,
+        /// Candidates tried.
+        attempts: u32,
+    },
+    /// The search's table could not be allocated.
+    Table(AllocationError),
+}
+
+impl fmt::Display for OpeningError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpeningError::Io { path, error } => write!(f, "cannot read the book {}: {error}", path.display()),
+            OpeningError::Book { path, line, reason } => {
+                write!(f, "book {} line {line}: {reason}", path.display())
+            }
+            OpeningError::EmptyBook(path) => write!(f, "book {} has no positions", path.display()),
+            OpeningError::NoOpening { index, attempts } => {
+                write!(f, "no balanced opening for game {index} after {attempts} tries (check the book)")
+            }
+            OpeningError::Table(error) => write!(f, "{error}"),
+        }
+    }
+}
+
+impl std::error::Error for OpeningError {}
 
 /// Random plies played after a book line.
 pub const BOOK_RANDOM_PLIES: usize = 2;
@@ -84,8 +138,8 @@ pub fn genfens(
     seed: u64,
     source: OpeningSource<'_>,
     mut emit: impl FnMut(&str) -> bool,
-) -> Result<(), DatagenError> {
-    let tt = TranspositionTable::new(GENFENS_HASH_MIB).map_err(DatagenError::Table)?;
+) -> Result<(), OpeningError> {
+    let tt = TranspositionTable::new(GENFENS_HASH_MIB).map_err(OpeningError::Table)?;
     let mut seen = HashSet::new();
     for index in 0..count {
         let mut rng = Rng::for_item(seed, index);
@@ -93,7 +147,7 @@ pub fn genfens(
         for _ in 0..DISTINCT_ATTEMPTS {
             let pos = source
                 .balanced_opening(&mut rng, &tt)
-                .ok_or(DatagenError::NoOpening { index, attempts: MAX_OPENING_ATTEMPTS })?;
+                .ok_or(OpeningError::NoOpening { index, attempts: MAX_OPENING_ATTEMPTS })?;
             let is_new = seen.insert(pos.key());
             chosen = Some(pos);
             if is_new {

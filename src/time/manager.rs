@@ -3,22 +3,41 @@
 //! spread, and answers how much of the soft time limit this position deserves. The clock is
 //! not read here: `should_stop` is handed the elapsed time, so tests drive it without waiting.
 
-use super::params::{
-    INSTABILITY_BONUS, NODE_SHARE_BASE, SCORE_DROP_FULL, SINGLE_MOVE_DEPTH, STABILITY_FLOOR, STABILITY_STEP,
-    TIME_SCALE_MAX, TIME_SCALE_MIN,
-};
 use crate::time::TimeBudget;
 use std::time::Duration;
+
+/// Soft time scaling after each iteration (this file): an unstable best move
+/// earns more time, each stable iteration a little less, down to `STABILITY_FLOOR`.
+pub const INSTABILITY_BONUS: f64 = 1.4;
+/// Each iteration with the same best move takes this off the stability factor.
+pub const STABILITY_STEP: f64 = 0.1;
+/// The stability factor never falls below this.
+pub const STABILITY_FLOOR: f64 = 0.8;
+/// A score drop of this many centipawns (or more) adds up to 50% time.
+pub const SCORE_DROP_FULL: i32 = 100;
+/// Node-share factor = NODE_SHARE_BASE - share of root nodes spent on the best move.
+pub const NODE_SHARE_BASE: f64 = 1.6;
+/// The soft limit's scale never falls below this.
+pub const TIME_SCALE_MIN: f64 = 0.4;
+/// The soft limit's scale never rises above this.
+pub const TIME_SCALE_MAX: f64 = 2.5;
+/// With a single legal move and a running clock, the search stops after this depth.
+pub const SINGLE_MOVE_DEPTH: i32 = 4;
 
 /// What one finished iteration tells the time manager.
 #[derive(Debug, Clone, Copy)]
 pub struct IterationSummary {
+    /// The depth just finished.
     pub depth: i32,
+    /// Whether its best move differs from the last iteration's.
     pub best_move_changed: bool,
+    /// Its best score, in centipawns for the side to move.
     pub best_score: i32,
     /// Nodes spent below the best move, and below all root moves, in this iteration.
     pub best_move_nodes: u64,
+    /// Nodes spent below all root moves.
     pub iteration_nodes: u64,
+    /// Legal moves at the root.
     pub root_moves: usize,
 }
 

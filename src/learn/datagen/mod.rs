@@ -6,7 +6,7 @@
 //! `.txt`, as the older text lines `FEN | score | result` (score in centipawns and result `1.0`,
 //! `0.5`, `0.0`, both from White's point of view) for the quiet positions only, which
 //! `patina tune` and `patina wdl-fit` read. Game `i` is a pure function of `(seed, i)`: its opening is
-//! drawn from `Rng::for_item(seed, i)` (`opening.rs`) and every move is a single-threaded,
+//! drawn from `Rng::for_item(seed, i)` (`crate::openings`) and every move is a single-threaded,
 //! node-limited search on a table cleared for the game (`game.rs`). Workers (`runner.rs`) take
 //! the next game index from a shared counter; finished games come back over a channel and the
 //! calling thread writes them strictly in index order, each whole in one write, so the file is
@@ -16,15 +16,12 @@
 //! further games; the games in flight finish and are written, so the file only ever holds
 //! whole games.
 
-mod book;
 mod game;
-mod opening;
 mod progress;
 mod runner;
 
-pub use book::Book;
+pub use crate::openings::{genfens, Book, OpeningError, OpeningSource};
 pub use game::{GameRecord, GameResult};
-pub use opening::{genfens, OpeningSource};
 pub use progress::{recorded_checkpoint, sidecar_path, Checkpoint};
 pub use runner::run;
 
@@ -89,17 +86,6 @@ pub enum DatagenError {
         /// What the OS said.
         error: std::io::Error,
     },
-    /// A book line is not a valid position.
-    Book {
-        /// The book.
-        path: PathBuf,
-        /// The line, counting from 1.
-        line: usize,
-        /// What is wrong with it.
-        reason: String,
-    },
-    /// The book at this path holds no position.
-    EmptyBook(PathBuf),
     /// The sidecar cannot be parsed, or records more bytes than the data file holds.
     Progress {
         /// The sidecar.
@@ -120,13 +106,6 @@ pub enum DatagenError {
     },
     /// The data file at this path holds data but has no sidecar: it is not appended to.
     UnrecordedData(PathBuf),
-    /// No balanced opening was found (a degenerate book).
-    NoOpening {
-        /// The game (or `genfens` line) that needed it.
-        index: u64,
-        /// Candidates tried.
-        attempts: u32,
-    },
     /// A transposition table could not be allocated.
     Table(AllocationError),
     /// The Syzygy tables could not be registered.
@@ -138,6 +117,8 @@ pub enum DatagenError {
     },
     /// The OS refused a worker thread.
     Thread(std::io::Error),
+    /// The book could not be read, or no balanced opening was found.
+    Opening(OpeningError),
 }
 
 impl fmt::Display for DatagenError {
@@ -146,10 +127,6 @@ impl fmt::Display for DatagenError {
             DatagenError::Io { path, action, error } => {
                 write!(f, "cannot {action} {}: {error}", path.display())
             }
-            DatagenError::Book { path, line, reason } => {
-                write!(f, "book {} line {line}: {reason}", path.display())
-            }
-            DatagenError::EmptyBook(path) => write!(f, "book {} has no positions", path.display()),
             DatagenError::Progress { path, reason } => {
                 write!(f, "progress file {}: {reason}", path.display())
             }
@@ -165,9 +142,7 @@ impl fmt::Display for DatagenError {
                 path.display(),
                 sidecar_path(path).display()
             ),
-            DatagenError::NoOpening { index, attempts } => {
-                write!(f, "no balanced opening for game {index} after {attempts} tries (check the book)")
-            }
+            DatagenError::Opening(error) => write!(f, "{error}"),
             DatagenError::Table(error) => write!(f, "{error}"),
             DatagenError::Tablebases { path, reason } => write!(f, "tablebases '{path}': {reason}"),
             DatagenError::Thread(error) => write!(f, "cannot start a worker thread: {error}"),
@@ -176,6 +151,12 @@ impl fmt::Display for DatagenError {
 }
 
 impl std::error::Error for DatagenError {}
+
+impl From<OpeningError> for DatagenError {
+    fn from(error: OpeningError) -> DatagenError {
+        DatagenError::Opening(error)
+    }
+}
 
 /// What `run` tells its caller while it works.
 #[derive(Debug, Clone)]

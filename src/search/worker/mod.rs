@@ -6,17 +6,17 @@
 
 use super::correction::{Correction, Slots};
 use super::history::{Contexts, History, PieceTo};
-use super::memory::ThreadMemory;
+use super::kept::ThreadMemory;
 use super::params::*;
-use super::table::{bound_allows_cutoff, score_from_tt, score_to_tt};
 use super::threads::helper_skips_depth;
-use super::time_manager::{IterationSummary, TimeManager};
+use super::tt_scores::{bound_allows_cutoff, score_from_tt, score_to_tt};
 use super::{IterationReport, RootLine, Score, ScoreBound, SearchControl, SearchEvent, SearchLimits};
 use crate::movepick::{gain_estimate, is_quiet, MovePicker, OrderingHints};
 use crate::nnue::Network;
 use crate::position::Position;
 use crate::see::see_ge;
 use crate::tablebase::Outcome;
+use crate::time::manager::{IterationSummary, TimeManager};
 use crate::tt::{decode_move, decode_move_in, encode_move, Bound, TranspositionTable, TtHit};
 use once_cell::sync::Lazy;
 use shakmaty::{Chess, Color, Move, MoveList, Position as _, Role};

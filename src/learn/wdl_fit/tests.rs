@@ -46,7 +46,7 @@ fn solves_a_small_system() {
 
 #[test]
 fn rendered_file_states_its_origin() {
-    let fitted = Fitted { model: super::super::MODEL, cross_entropy: 0.7, iterations: 5 };
+    let fitted = Fitted { model: crate::wdl::MODEL, cross_entropy: 0.7, iterations: 5 };
     let header = Header {
         command_line: "patina wdl-fit --data d.txt --out f.rs".to_string(),
         data: vec![(PathBuf::from("d.txt"), FileCounts { positions: 12, bad_lines: 1 }, None)],
@@ -68,7 +68,7 @@ fn rendered_file_states_its_origin() {
 
 #[test]
 fn records_and_text_lines_give_the_same_samples() {
-    use crate::data::{DataResult, GamePlace, PackedPosition, RecordWriter, SearchLabel};
+    use crate::learn::data::{DataResult, GamePlace, PackedPosition, RecordWriter, SearchLabel};
     use crate::position::Position;
     let dir = std::env::temp_dir().join(format!("patina-wdl-fit-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
