@@ -7,6 +7,7 @@
 mod correction;
 mod history;
 mod kept;
+mod mate_line;
 pub mod params;
 mod threads;
 mod tt_scores;

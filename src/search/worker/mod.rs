@@ -7,6 +7,7 @@
 use super::correction::{Correction, Slots};
 use super::history::{Contexts, History, PieceTo};
 use super::kept::ThreadMemory;
+use super::mate_line;
 use super::params::*;
 use super::threads::helper_skips_depth;
 use super::tt_scores::{bound_allows_cutoff, score_from_tt, score_to_tt};
@@ -299,6 +300,7 @@ impl<'a> Worker<'a> {
                 root_move.pv.clear();
                 root_move.pv.push(mv);
                 root_move.pv.extend(self.pv_table[1][1..self.pv_length[1]].iter().flatten());
+                mate_line::complete(self.pos.chess(), &mut root_move.pv, score, self.shared.tt);
             }
             best_score = best_score.max(score);
             if score > alpha {

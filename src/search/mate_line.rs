@@ -1,0 +1,119 @@
+//! Mate lines that reach the mate. A mate score often comes from a table entry deeper in the
+//! tree (a transposition, or a child settled by a bound), so the principal variation the search
+//! collected stops short of the mate it announces: `score mate 6 ... pv g6b6 h7g7`. GUIs and
+//! testers (fastchess's `-check-mate-pvs`) read such a line as wrong. `complete` walks on from
+//! the line's last position through the table's best moves until the mate is on the board.
+//!
+//! Only the reported line changes: the search's tree, scores and moves do not.
+
+use super::params::{MATE, MATE_BOUND};
+use crate::tt::{decode_move_in, TranspositionTable};
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{Chess, EnPassantMode, Move, Position as _};
+
+/// Plies from the root to the mate a root `score` announces; `None` for any other score.
+pub fn plies_to_mate(score: i32) -> Option<usize> {
+    (score.abs() >= MATE_BOUND && score.abs() <= MATE).then(|| (MATE - score.abs()) as usize)
+}
+
+/// Extends `pv` (a line from `root` scored `score` for the side to move at the root) with the
+/// table's moves until it is as long as the mate it announces or the table has no legal move to
+/// offer. Leaves `pv` alone unless `score` is a mate score; never shortens it.
+pub fn complete(root: &Chess, pv: &mut Vec<Move>, score: i32, tt: &TranspositionTable) {
+    let Some(plies) = plies_to_mate(score) else { return };
+    if pv.len() >= plies {
+        return;
+    }
+    let mut pos = root.clone();
+    for &mv in pv.iter() {
+        if !pos.is_legal(mv) {
+            return;
+        }
+        pos.play_unchecked(mv);
+    }
+    while pv.len() < plies {
+        let key = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
+        let Some(hit) = tt.probe(key) else { return };
+        let Some(mv) = decode_move_in(hit.packed_move, &pos).filter(|&mv| pos.is_legal(mv)) else {
+            return;
+        };
+        pos.play_unchecked(mv);
+        pv.push(mv);
+        if pos.is_checkmate() {
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tt::{encode_move, Bound};
+    use shakmaty::fen::Fen;
+    use shakmaty::uci::UciMove;
+    use shakmaty::CastlingMode;
+
+    fn chess(fen: &str) -> Chess {
+        fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap()
+    }
+
+    fn uci(pos: &Chess, text: &str) -> Move {
+        text.parse::<UciMove>().unwrap().to_move(pos).unwrap()
+    }
+
+    fn key(pos: &Chess) -> u64 {
+        pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+    }
+
+    /// Stores `text` as the best move of `pos` and returns the position after it.
+    fn store(tt: &TranspositionTable, pos: &Chess, text: &str) -> Chess {
+        let mv = uci(pos, text);
+        tt.store(key(pos), encode_move(mv), 0, 0, 5, Bound::Exact);
+        let mut next = pos.clone();
+        next.play_unchecked(mv);
+        next
+    }
+
+    #[test]
+    fn mate_scores_give_the_plies_to_the_mate() {
+        assert_eq!(plies_to_mate(MATE - 3), Some(3));
+        assert_eq!(plies_to_mate(-(MATE - 4)), Some(4));
+        assert_eq!(plies_to_mate(250), None);
+        assert_eq!(plies_to_mate(-250), None);
+    }
+
+    #[test]
+    fn a_short_mate_line_is_completed_from_the_table() {
+        // Mate in two: 1. Ra7 (quiet) Kg8 2. Rb8#.
+        let root = chess("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1");
+        let tt = TranspositionTable::new(1).unwrap();
+        let after_first = {
+            let mut pos = root.clone();
+            pos.play_unchecked(uci(&root, "a2a7"));
+            pos
+        };
+        let after_reply = store(&tt, &after_first, "h8g8");
+        store(&tt, &after_reply, "b1b8");
+        let mut pv = vec![uci(&root, "a2a7")];
+        complete(&root, &mut pv, MATE - 3, &tt);
+        let line: Vec<String> = pv.iter().map(|m| m.to_uci(CastlingMode::Standard).to_string()).collect();
+        assert_eq!(line, ["a2a7", "h8g8", "b1b8"]);
+    }
+
+    #[test]
+    fn a_line_without_table_moves_or_a_mate_score_is_left_alone() {
+        let root = chess("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1");
+        let tt = TranspositionTable::new(1).unwrap();
+        let mut pv = vec![uci(&root, "a2a7")];
+        complete(&root, &mut pv, MATE - 3, &tt);
+        assert_eq!(pv.len(), 1, "nothing in the table: the line stays as searched");
+        let after_first = {
+            let mut pos = root.clone();
+            pos.play_unchecked(pv[0]);
+            pos
+        };
+        store(&tt, &after_first, "h8g8");
+        complete(&root, &mut pv, 120, &tt);
+        assert_eq!(pv.len(), 1, "not a mate score");
+    }
+}
