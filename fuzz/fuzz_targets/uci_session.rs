@@ -27,7 +27,7 @@
 
 use arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
-use patina::options::{self, EngineOptions, OptionChange};
+use patina::options::{self, Effect, EngineOptions};
 use patina::position::Position;
 use patina::rules::{self, Reason};
 use patina::uci::command::{self, Command, PositionStart};
@@ -191,8 +191,8 @@ impl Model {
                     return !matches!(value, "/dev/null" | "<empty>" | "/nonexistent-patina-dir/log.txt");
                 }
                 match options::parse_change(&name, value.as_deref()) {
-                    Ok(OptionChange::Hash(mib)) => mib > 64,
-                    Ok(OptionChange::Threads(n)) => n > 8,
+                    Ok(change) if change.name() == "Hash" => change.value.number() > 64,
+                    Ok(change) if change.name() == "Threads" => change.value.number() > 8,
                     _ => false,
                 }
             }
@@ -218,8 +218,8 @@ impl Model {
             Ok(Command::UciNewGame) => self.settle(),
             Ok(Command::Stop | Command::PonderHit) => self.ponder_pending = false,
             Ok(Command::SetOption { name, value }) => match options::parse_change(&name, value.as_deref()) {
-                Ok(OptionChange::Chess960(on)) => self.chess960 = on,
-                Ok(OptionChange::Hash(_)) => self.settle(),
+                Ok(change) if change.name() == "UCI_Chess960" => self.chess960 = change.value.flag(),
+                Ok(change) if change.effect() == Effect::ResizeTable => self.settle(),
                 _ => {}
             },
             Ok(Command::Position { start, moves }) => {

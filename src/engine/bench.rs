@@ -7,7 +7,7 @@
 
 use crate::engine;
 use crate::position::Position;
-use crate::search::SearchControl;
+use crate::search::{Evaluator, SearchControl, SearchLimits};
 use crate::tt::TranspositionTable;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -69,19 +69,21 @@ impl BenchResult {
     }
 }
 
-/// Searches every position to `depth` on `threads` threads; `on_position` sees each position's
-/// result as it ends.
+/// Searches every position to `depth` on `threads` threads with the compiled-in net (the
+/// signature a build is known by); `on_position` sees each position's result as it ends.
 pub fn run(depth: i32, threads: usize, on_position: impl FnMut(usize, &str, BenchResult)) -> BenchResult {
     let never = AtomicBool::new(false);
-    run_until(depth, threads, &never, on_position)
+    run_until(depth, threads, Evaluator::default(), &never, on_position)
         .unwrap_or(BenchResult { nodes: 0, elapsed: Duration::ZERO })
 }
 
-/// `run` that can be stopped (the UCI `bench` job): `None` once `stop` is raised, which the
-/// search notices at its next iteration (a node count cut short means nothing, so none is given).
+/// `run` with `evaluator` that can be stopped (the UCI `bench` job, which searches with the
+/// evaluation in force): `None` once `stop` is raised, which the search notices at its next
+/// iteration (a node count cut short means nothing, so none is given).
 pub fn run_until(
     depth: i32,
     threads: usize,
+    evaluator: Evaluator,
     stop: &AtomicBool,
     mut on_position: impl FnMut(usize, &str, BenchResult),
 ) -> Option<BenchResult> {
@@ -90,7 +92,7 @@ pub fn run_until(
     for (index, fen) in POSITIONS.iter().enumerate() {
         let Ok(pos) = Position::from_fen(fen, false) else { continue };
         let Ok(tt) = TranspositionTable::new(HASH_MIB) else { continue };
-        let limits = engine::fixed_depth(depth, threads);
+        let limits = SearchLimits { evaluator: evaluator.clone(), ..engine::fixed_depth(depth, threads) };
         let control = SearchControl::new(false);
         let position_start = Instant::now();
         // Each iteration's report is the search's chance to hear of a stop.

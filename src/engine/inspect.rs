@@ -1,14 +1,11 @@
-//! What the engine says of a position without searching it, and the evaluation it plays with:
-//! the `eval` command's breakdown and network score, the `result` command's verdict, and the
-//! `EvalFile` option's net. The UCI layer calls these and formats their answers.
+//! What the engine says of a position without searching it: the `eval` command's breakdown and
+//! network score, the `result` command's verdict. The UCI layer calls these and formats their
+//! answers.
 
-use super::{Breakdown, Position, Verdict};
+use super::{Breakdown, Engine, Position, Verdict};
 use crate::eval;
-use crate::nnue::{self, NetError, Network};
 use crate::rules;
 use shakmaty::Color;
-use std::path::Path;
-use std::sync::Arc;
 
 /// A position's static evaluation, both ways the engine can evaluate it.
 #[derive(Debug, Clone)]
@@ -24,34 +21,22 @@ pub struct Evaluation {
     pub net_plays: bool,
 }
 
-/// `pos` evaluated by the hand-written terms and by the chosen net (`EvalFile`'s or the
-/// compiled-in one), whichever plays.
-pub fn evaluate(pos: &Position) -> Evaluation {
-    let net = nnue::chosen();
-    let net_plays = nnue::active().is_some();
-    let own = pos.clone().evaluate_network(&net);
-    let network_white_cp = if pos.turn() == Color::White { own } else { -own };
-    Evaluation { breakdown: eval::breakdown(pos.chess()), network_white_cp, net_hash: net.hash(), net_plays }
+impl Engine {
+    /// `pos` evaluated by the hand-written terms and by the chosen net (`EvalFile`'s or the
+    /// compiled-in one), whichever plays.
+    pub fn evaluate(&self, pos: &Position) -> Evaluation {
+        let own = pos.clone().evaluate_network(&self.net);
+        let network_white_cp = if pos.turn() == Color::White { own } else { -own };
+        Evaluation {
+            breakdown: eval::breakdown(pos.chess()),
+            network_white_cp,
+            net_hash: self.net.hash(),
+            net_plays: self.options.use_nnue,
+        }
+    }
 }
 
 /// Whether the game on the board is over, and how (or what a player may claim).
 pub fn game_result(pos: &Position) -> Verdict {
     rules::judge(pos)
-}
-
-/// Makes the net in the file at `path` the one searches use from their next start (while
-/// `UseNNUE` is on), or with an empty `path` the compiled-in net; returns the chosen net's
-/// hash. On error the choice is unchanged.
-pub fn set_eval_file(path: &str) -> Result<u64, NetError> {
-    let net =
-        if path.is_empty() { nnue::default_network() } else { Arc::new(Network::load(Path::new(path))?) };
-    let hash = net.hash();
-    nnue::set_chosen(net);
-    Ok(hash)
-}
-
-/// `UseNNUE`: whether the chosen net plays (true) or the hand-written evaluation (false), from
-/// the next search's start.
-pub fn set_use_nnue(on: bool) {
-    nnue::set_net_plays(on);
 }

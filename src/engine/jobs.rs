@@ -11,6 +11,7 @@ use super::bench::{self, BenchResult};
 use crate::openings::{self, Book, OpeningSource};
 use crate::perft;
 use crate::position::Position;
+use crate::search::Evaluator;
 use crate::tablebase::Tablebases;
 use crossbeam_channel::{unbounded, Receiver, Sender};
 use shakmaty::{CastlingMode, Move};
@@ -124,9 +125,10 @@ impl Jobs {
         (Jobs { events, running: None, tables_generation: 0, tables_loading: 0 }, receiver)
     }
 
-    /// Starts `job`. The caller ends any running job first (`stop`, then wait for its end
-    /// event); a job the OS refuses a thread for ends at once with its end event.
-    pub fn start(&mut self, job: Job) {
+    /// Starts `job` (a `bench` searching with `evaluator`). The caller ends any running job
+    /// first (`stop`, then wait for its end event); a job the OS refuses a thread for ends at
+    /// once with its end event.
+    pub fn start(&mut self, job: Job, evaluator: Evaluator) {
         let stop = Arc::new(AtomicBool::new(false));
         let refused = refused(&job);
         let events = self.events.clone();
@@ -134,7 +136,7 @@ impl Jobs {
         let spawned = std::thread::Builder::new()
             .name("patina-job".into())
             .stack_size(16 << 20)
-            .spawn(move || run(job, &flag, &events));
+            .spawn(move || run(job, evaluator, &flag, &events));
         match spawned {
             Ok(thread) => self.running = Some(RunningJob { stop, thread }),
             Err(_) => {
@@ -221,12 +223,14 @@ fn refused(job: &Job) -> JobEvent {
 }
 
 /// The job's thread: runs it and sends its events, the end event last.
-fn run(job: Job, stop: &AtomicBool, events: &Sender<JobEvent>) {
+fn run(job: Job, evaluator: Evaluator, stop: &AtomicBool, events: &Sender<JobEvent>) {
     let send = |event| {
         let _ = events.send(event);
     };
     match job {
-        Job::Bench { depth } => send(JobEvent::BenchDone(bench::run_until(depth, 1, stop, |_, _, _| {}))),
+        Job::Bench { depth } => {
+            send(JobEvent::BenchDone(bench::run_until(depth, 1, evaluator, stop, |_, _, _| {})))
+        }
         Job::Perft { mut pos, depth } => {
             let start = Instant::now();
             let root_moves = if depth == 0 { 0 } else { pos.legal_moves().len() };
@@ -295,7 +299,7 @@ mod tests {
     #[test]
     fn perft_job_counts_every_root_move() {
         let (mut jobs, events) = Jobs::new();
-        jobs.start(Job::Perft { pos: Box::default(), depth: 3 });
+        jobs.start(Job::Perft { pos: Box::default(), depth: 3 }, Evaluator::default());
         let seen = until_end(&events);
         jobs.ended();
         assert_eq!(seen.len(), 21);
@@ -313,7 +317,7 @@ mod tests {
     #[test]
     fn a_stopped_perft_says_it_is_incomplete() {
         let (mut jobs, events) = Jobs::new();
-        jobs.start(Job::Perft { pos: Box::default(), depth: 9 });
+        jobs.start(Job::Perft { pos: Box::default(), depth: 9 }, Evaluator::default());
         jobs.stop();
         let seen = until_end(&events);
         jobs.ended();
@@ -323,7 +327,7 @@ mod tests {
     #[test]
     fn a_stopped_bench_gives_no_node_count() {
         let (mut jobs, events) = Jobs::new();
-        jobs.start(Job::Bench { depth: 30 });
+        jobs.start(Job::Bench { depth: 30 }, Evaluator::default());
         std::thread::sleep(Duration::from_millis(50));
         jobs.stop();
         let seen = until_end(&events);

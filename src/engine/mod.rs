@@ -1,12 +1,20 @@
-//! The engine API the UCI loop drives: start a search, stop it, ponderhit, resize or clear the
-//! table. Nothing here parses or prints text, and nothing blocks except `wait` and `resize_hash`
-//! (which must wait for a running search to let go of the old table).
+//! The engine API the UCI loop drives: start a search, stop it, ponderhit; set an option; run
+//! a long job. Nothing here parses or prints text, and nothing blocks except `wait`, a `Hash`
+//! resize (which must wait for a running search to let go of the old table) and an `EvalFile`
+//! load.
+//!
+//! The engine owns what a search is configured by: the option values in force
+//! (`EngineOptions`), the transposition table, the Syzygy tables, the net and the long jobs.
+//! `config.rs` applies a `setoption` (`Engine::apply`) and says when it is in force: a table
+//! load runs off the caller's thread and is in force once its `JobEvent::TablesLoaded` has
+//! been handed back (`tables_loaded`); `is_settling` tells whether one is under way.
 //!
 //! A search runs on its own thread and sends `EngineEvent`s over a channel (`events.rs`: the
 //! lines, the answer, and the engine's decisions about it: no legal move, a limited level's
 //! choice); the caller formats them and decides when to print `bestmove`. `request.rs` turns a
-//! `go` into search limits; `inspect.rs` answers what needs no search (`eval`, `result`, the
-//! `EvalFile` net).
+//! `go` into search limits; `inspect.rs` answers what needs no search (`eval`, `result`); the
+//! long jobs (`bench`, `go perft`, `genfens`, table loads) are `jobs.rs`'s, with `bench.rs` the
+//! bench positions.
 //!
 //! `search` is the one blocking entry into the search: the engine's thread, `bench`, datagen's
 //! games and openings, and the analyser all call it, and it alone decides what a position with
@@ -15,13 +23,15 @@
 //! and `fixed_depth` are the limits the single-threaded callers use.
 
 pub mod bench;
+mod config;
 mod events;
 mod inspect;
 pub mod jobs;
 mod request;
 
+pub use config::{Applied, ApplyError, TablesInForce};
 pub use events::{Answer, EngineEvent};
-pub use inspect::{evaluate, game_result, set_eval_file, set_use_nnue, Evaluation};
+pub use inspect::{game_result, Evaluation};
 pub use request::{GoClocks, GoPlan, GoRequest};
 
 // The engine side's data types and services the UCI layer names, so that it depends on the
@@ -33,14 +43,19 @@ pub use crate::search::{IterationReport, Score, ScoreBound};
 pub use crate::tablebase::Tablebases;
 pub use crate::wdl::Wdl;
 pub use bench::DEFAULT_DEPTH as BENCH_DEPTH;
-pub use jobs::{Job, JobEvent, Jobs};
+pub use jobs::{Job, JobEvent};
 
+use crate::nnue::{self, NetError, Network};
+use crate::options::EngineOptions;
 pub use crate::position::Position;
-use crate::search::{self, SearchControl, SearchEvent, SearchLimits, SearchMemory, SearchOutcome};
+use crate::search::{self, Evaluator, SearchControl, SearchEvent, SearchLimits, SearchMemory, SearchOutcome};
 use crate::strength::{self, MoveRng};
 use crate::tt::{AllocationError, TranspositionTable};
 use crossbeam_channel::{unbounded, Receiver, Sender};
 use events::{LimitedLevel, WdlView};
+use jobs::Jobs;
+use std::fmt;
+use std::path::Path;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
@@ -110,7 +125,41 @@ struct Reporting {
     tablebases: Option<Arc<Tablebases>>,
 }
 
-/// Owns the transposition table and at most one running search.
+/// Why an engine could not be set up with the options given.
+#[derive(Debug)]
+pub enum EngineError {
+    /// The `Hash` table could not be allocated.
+    Table(AllocationError),
+    /// The `EvalFile` net could not be loaded.
+    Net {
+        /// The file.
+        path: String,
+        /// Why.
+        error: NetError,
+    },
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::Table(error) => write!(f, "{error}"),
+            EngineError::Net { path, error } => write!(f, "eval_file '{path}': {error}"),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+/// Where an engine reports: its searches' events and its jobs' events.
+pub struct EngineChannels {
+    /// What the running search says (`go`).
+    pub events: Receiver<EngineEvent>,
+    /// What the long jobs and table loads say.
+    pub job_events: Receiver<JobEvent>,
+}
+
+/// Owns the option values in force, the transposition table, the Syzygy tables, the net, at
+/// most one running search and the long jobs.
 pub struct Engine {
     tt: Arc<TranspositionTable>,
     /// The search threads' histories, kept from one `go` to the next, cleared with the table.
@@ -121,22 +170,61 @@ pub struct Engine {
     move_rng: MoveRng,
     /// `new_game`s so far: the same position in another game may get another limited move.
     games: u64,
+    /// The option values in force (`syzygy_path` only once its tables are in).
+    options: EngineOptions,
+    /// The net `EvalFile` chose (the compiled-in one by default); it plays while `UseNNUE` is on.
+    net: Arc<Network>,
+    /// The tables of `options.syzygy_path`, once loaded.
+    tablebases: Option<Arc<Tablebases>>,
+    /// `bench`, `go perft`, `genfens` and table loads, run off the caller's thread.
+    jobs: Jobs,
 }
 
 impl Engine {
-    /// An idle engine with a `hash_mib` table, and the receiving end of its events.
-    pub fn new(hash_mib: usize) -> Result<(Engine, Receiver<EngineEvent>), AllocationError> {
-        let tt = Arc::new(TranspositionTable::new(hash_mib)?);
+    /// An idle engine set up with `options` (its table allocated, its net loaded, its Syzygy
+    /// tables loading), and the receiving ends of its events.
+    pub fn new(options: EngineOptions) -> Result<(Engine, EngineChannels), EngineError> {
+        let tt = Arc::new(TranspositionTable::new(options.hash_mib).map_err(EngineError::Table)?);
+        let net = match options.eval_file.as_str() {
+            "" => nnue::default_network(),
+            path => Arc::new(
+                Network::load(Path::new(path))
+                    .map_err(|error| EngineError::Net { path: path.to_string(), error })?,
+            ),
+        };
         let (events, receiver) = unbounded();
-        let engine = Engine {
+        let (jobs, job_events) = Jobs::new();
+        let wanted_tables = options.syzygy_path.clone();
+        let mut engine = Engine {
             tt,
             memory: Arc::default(),
             events,
             running: None,
             move_rng: MoveRng::from_clock(),
             games: 0,
+            options: EngineOptions { syzygy_path: String::new(), ..options },
+            net,
+            tablebases: None,
+            jobs,
         };
-        Ok((engine, receiver))
+        if !wanted_tables.is_empty() {
+            engine.jobs.load_tables(wanted_tables);
+        }
+        Ok((engine, EngineChannels { events: receiver, job_events }))
+    }
+
+    /// The option values in force.
+    pub fn options(&self) -> &EngineOptions {
+        &self.options
+    }
+
+    /// The evaluation a search started now plays with.
+    fn evaluator(&self) -> Evaluator {
+        if self.options.use_nnue {
+            Evaluator::Network(Arc::clone(&self.net))
+        } else {
+            Evaluator::HandWritten
+        }
     }
 
     /// Makes a strength-limited level's move choices reproducible: the same seed, game and
@@ -153,24 +241,25 @@ impl Engine {
     pub fn go(&mut self, request: GoRequest) -> GoPlan {
         self.stop();
         self.wait();
-        let view = WdlView::new(&request.position, request.options.show_wdl);
+        let view = WdlView::new(&request.position, self.options.show_wdl);
         let events = events::answer_without_search(&request.position, &view);
         if matches!(events.last(), Some(EngineEvent::Finished(_))) {
             return GoPlan { min_think: None, events };
         }
-        let knobs = request.knobs();
-        let limits = request.limits(knobs.as_ref());
+        let knobs = request::knobs(&self.options);
+        let limits =
+            request.limits(&self.options, self.tablebases.as_ref(), self.evaluator(), knobs.as_ref());
         let min_think = knobs.and(limits.time).map(|time| strength::min_think(time.soft));
         let limited = knobs.map(|knobs| LimitedLevel {
-            elo: request.options.elo,
+            elo: self.options.elo,
             knobs,
             rng: self.move_rng.for_move(self.games, request.position.key()),
         });
         let reporting = Reporting {
             view,
-            shown_lines: request.options.multipv,
+            shown_lines: self.options.multipv,
             limited,
-            tablebases: request.tablebases.clone(),
+            tablebases: self.tablebases.clone(),
         };
         self.search(request.position, limits, request.ponder, reporting);
         GoPlan { min_think, events }
@@ -246,17 +335,8 @@ impl Engine {
         self.running.as_ref().is_some_and(|r| !r.thread.is_finished())
     }
 
-    /// Replaces the table with one of `mib` MiB; on failure the old table stays.
-    pub fn resize_hash(&mut self, mib: usize) -> Result<(), AllocationError> {
-        self.stop();
-        self.wait();
-        let table = TranspositionTable::new(mib)?;
-        self.tt = Arc::new(table);
-        Ok(())
-    }
-
-    /// Empties the table and forgets the histories (the `Clear Hash` button).
-    pub fn clear_hash(&self) {
+    /// Empties the table and forgets the histories (the `Clear Hash` button, `ucinewgame`).
+    fn clear_hash(&self) {
         self.tt.clear();
         self.memory.clear();
     }
@@ -271,5 +351,31 @@ impl Engine {
     /// The transposition table (for `hashfull` in progress lines).
     pub fn table(&self) -> &TranspositionTable {
         &self.tt
+    }
+
+    /// Starts a long job after stopping and waiting for any running one (its end event is
+    /// still delivered). A `bench` searches with the evaluation in force.
+    pub fn start_job(&mut self, job: Job) {
+        self.jobs.start(job, self.evaluator());
+    }
+
+    /// Asks the running job (if any) to end soon; it still sends its end event.
+    pub fn stop_job(&self) {
+        self.jobs.stop();
+    }
+
+    /// Whether a job has been started and its end event not yet handed back (`job_ended`).
+    pub fn is_job_running(&self) -> bool {
+        self.jobs.is_running()
+    }
+
+    /// A job's end event has arrived: frees the slot for the next.
+    pub fn job_ended(&mut self) {
+        self.jobs.ended();
+    }
+
+    /// Whether a setting is not yet in force (a `SyzygyPath` load under way).
+    pub fn is_settling(&self) -> bool {
+        self.jobs.is_loading_tables()
     }
 }

@@ -1,12 +1,12 @@
-//! A `go` as the engine receives it (`GoRequest`: the position, the clocks as sent, the limits,
-//! the options in force) and what the engine makes of it: the search limits (time allocated
-//! from our clock, the strength level's restrictions, the tablebase settings) and the level
-//! itself. The UCI layer fills the request; nothing here parses text.
+//! A `go` as the engine receives it (`GoRequest`: the position, the clocks as sent, the limits)
+//! and what the engine makes of it with the options in force: the search limits (time
+//! allocated from our clock, the strength level's restrictions, the tablebase settings, the
+//! evaluation) and the level itself. The UCI layer fills the request; nothing here parses text.
 
 use super::EngineEvent;
 use crate::options::EngineOptions;
 use crate::position::Position;
-use crate::search::{SearchLimits, TablebaseUse};
+use crate::search::{Evaluator, SearchLimits, TablebaseUse};
 use crate::strength::{self, Knobs};
 use crate::tablebase::Tablebases;
 use crate::time::{self, Clock};
@@ -51,10 +51,6 @@ pub struct GoRequest {
     pub ponder: bool,
     /// Restrict the root to these moves (empty: all).
     pub search_moves: Vec<Move>,
-    /// The options in force (MultiPV, Threads, Move Overhead, the strength level, Syzygy).
-    pub options: EngineOptions,
-    /// The loaded Syzygy tables, if any.
-    pub tablebases: Option<Arc<Tablebases>>,
 }
 
 /// What the engine decided for a `go`, for the caller's bookkeeping.
@@ -68,17 +64,22 @@ pub struct GoPlan {
     pub events: Vec<EngineEvent>,
 }
 
-impl GoRequest {
-    /// The strength level the options ask for; `None` at full strength (the top of the range
-    /// is no limit at all).
-    pub(super) fn knobs(&self) -> Option<Knobs> {
-        let options = &self.options;
-        options.limit_strength.then(|| strength::knobs(options.elo)).filter(|k| *k != Knobs::FULL)
-    }
+/// The strength level the options ask for; `None` at full strength (the top of the range is no
+/// limit at all).
+pub(super) fn knobs(options: &EngineOptions) -> Option<Knobs> {
+    options.limit_strength.then(|| strength::knobs(options.elo)).filter(|k| *k != Knobs::FULL)
+}
 
-    /// The search limits: the time allocated from our clock, the level's restrictions, the
-    /// tablebase settings.
-    pub(super) fn limits(&self, knobs: Option<&Knobs>) -> SearchLimits {
+impl GoRequest {
+    /// The search limits under `options` with `tablebases` and `evaluator`: the time allocated
+    /// from our clock, the level's restrictions, the tablebase settings.
+    pub(super) fn limits(
+        &self,
+        options: &EngineOptions,
+        tablebases: Option<&Arc<Tablebases>>,
+        evaluator: Evaluator,
+        knobs: Option<&Knobs>,
+    ) -> SearchLimits {
         let clocks = &self.clocks;
         let (own_time, other_time, increment_ms) = match self.position.turn() {
             Color::White => (clocks.wtime, clocks.btime, clocks.winc),
@@ -92,7 +93,6 @@ impl GoRequest {
             moves_to_go: clocks.movestogo,
             move_time_ms: clocks.movetime,
         };
-        let options = &self.options;
         let mut limits = SearchLimits {
             depth: self.depth.map(|d| d.max(1)),
             nodes: self.nodes,
@@ -102,12 +102,13 @@ impl GoRequest {
             search_moves: self.search_moves.clone(),
             multipv: options.multipv,
             threads: options.threads,
-            tablebases: self.tablebases.as_ref().map(|tables| TablebaseUse {
+            tablebases: tablebases.map(|tables| TablebaseUse {
                 tables: Arc::clone(tables),
                 probe_depth: options.syzygy_probe_depth,
                 probe_limit: options.syzygy_probe_limit.min(tables.max_pieces()),
                 rule50: options.syzygy_50_move_rule,
             }),
+            evaluator,
         };
         if let Some(knobs) = knobs {
             knobs.restrict(&mut limits);

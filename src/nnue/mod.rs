@@ -24,15 +24,15 @@
 //! trainer's test.
 //!
 //! `file.rs` reads and writes the versioned net file, `accumulator.rs` keeps accumulators
-//! current along the search's moves, `active.rs` holds the net the engine plays with (the one
-//! compiled in, or `EvalFile`'s; the hand-written evaluation with `UseNNUE` off).
+//! current along the search's moves, `active.rs` holds the net compiled into the binary (which
+//! net plays is the engine's choice: `EvalFile`, `UseNNUE`).
 
 mod accumulator;
 mod active;
 mod file;
 
 pub use accumulator::{Accumulator, AccumulatorStack};
-pub use active::{active, chosen, default_network, set_chosen, set_net_plays};
+pub use active::default_network;
 pub use file::{fnv1a, NetError};
 
 use shakmaty::{Board, Color, Role, Square};

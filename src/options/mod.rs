@@ -5,10 +5,14 @@
 //! (`EngineOptions::default`); a test checks that the shipped `engine.toml` and the README's
 //! options table list exactly these options, in this order, with these defaults (`tests.rs`).
 //!
+//! Adding an option is one field of `EngineOptions` and one entry in `OPTIONS` (plus its line in
+//! `engine.toml` and the README, which the tests hold to the table); an option that does more
+//! than record its value names an `Effect`, which the engine (`Engine::apply`) or, for the
+//! debug log, the UCI session carries out.
+//!
 //! `setoption` is all-or-nothing: a value is parsed and range-checked before anything changes,
 //! and a rejected one leaves the old value in place with an `OptionError` naming the option,
-//! the token and what is accepted. What a change does beyond recording the value (resizing the
-//! table, loading tables or a net, opening the log) is the UCI session's business.
+//! the token and what is accepted.
 
 mod table;
 
@@ -101,7 +105,7 @@ pub enum Value {
 
 impl Value {
     /// The number of a spin value (0 for any other kind: `parse_value` never pairs them).
-    fn number(&self) -> i64 {
+    pub fn number(&self) -> i64 {
         match self {
             Value::Number(n) => *n,
             _ => 0,
@@ -109,15 +113,15 @@ impl Value {
     }
 
     /// The state of a check value (false for any other kind).
-    fn flag(&self) -> bool {
+    pub fn flag(&self) -> bool {
         matches!(self, Value::Flag(true))
     }
 
     /// The text of a string value (empty for any other kind).
-    fn text(self) -> String {
+    pub fn text(&self) -> &str {
         match self {
             Value::Text(text) => text,
-            _ => String::new(),
+            _ => "",
         }
     }
 
@@ -171,8 +175,10 @@ pub struct OptionSpec {
     pub default: DefaultValue,
     /// One line on what it does.
     pub doc: &'static str,
-    /// The change a valid value makes.
-    change: fn(Value) -> OptionChange,
+    /// What setting it does beyond recording the value.
+    pub effect: Effect,
+    /// Records a valid value in the options.
+    record: fn(&mut EngineOptions, &Value),
     /// The current value.
     current: fn(&EngineOptions) -> Value,
 }
@@ -187,31 +193,53 @@ impl OptionSpec {
 /// How GUIs write an empty string option's value.
 const EMPTY_TEXT: &str = "<empty>";
 
-/// A validated `setoption`, ready to apply.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[allow(missing_docs)] // Each variant is the option of the same name in `OPTIONS`.
-pub enum OptionChange {
-    Hash(usize),
-    Threads(usize),
-    MultiPv(usize),
-    Ponder(bool),
-    MoveOverhead(i64),
-    ClearHash,
-    Chess960(bool),
-    ShowWdl(bool),
-    LimitStrength(bool),
-    Elo(i64),
-    /// A path, or empty to stop logging.
-    DebugLogFile(String),
-    /// Folders of tables, or empty for none.
-    SyzygyPath(String),
-    SyzygyProbeDepth(i32),
-    SyzygyProbeLimit(usize),
-    Syzygy50MoveRule(bool),
-    /// A net file, or empty for the compiled-in net.
-    EvalFile(String),
-    UseNnue(bool),
+/// What setting an option does beyond recording its value, and who does it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// Nothing: searches read the value when they start.
+    None,
+    /// The engine replaces the transposition table (`Hash`).
+    ResizeTable,
+    /// The engine empties the table and the histories (`Clear Hash`).
+    ClearTable,
+    /// The engine loads the Syzygy tables of the path, off the UCI thread (`SyzygyPath`).
+    LoadTables,
+    /// The engine loads the net of the file (`EvalFile`).
+    LoadNet,
+    /// The engine switches between the net and the hand-written evaluation (`UseNNUE`).
+    ChooseEvaluation,
+    /// The UCI session opens or closes its log (`Debug Log File`).
+    OpenLog,
 }
+
+/// A validated `setoption`: the option and its new value, ready to apply.
+#[derive(Debug, Clone)]
+pub struct OptionChange {
+    /// The option.
+    pub spec: &'static OptionSpec,
+    /// Its new value, of the option's kind and in its range.
+    pub value: Value,
+}
+
+impl OptionChange {
+    /// The option's UCI name.
+    pub fn name(&self) -> &'static str {
+        self.spec.name
+    }
+
+    /// What applying it does beyond recording the value.
+    pub fn effect(&self) -> Effect {
+        self.spec.effect
+    }
+}
+
+impl PartialEq for OptionChange {
+    fn eq(&self, other: &OptionChange) -> bool {
+        self.spec.name == other.spec.name && self.value == other.value
+    }
+}
+
+impl Eq for OptionChange {}
 
 /// Why a `setoption` or an `engine.toml` entry was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -311,7 +339,7 @@ impl Default for EngineOptions {
         };
         for spec in &OPTIONS {
             if let Some(value) = spec.default.value() {
-                options.apply(&(spec.change)(value));
+                options.apply(&OptionChange { spec, value });
             }
         }
         options
@@ -342,7 +370,7 @@ impl EngineOptions {
                     })
                 }
             };
-            options.apply(&(spec.change)(parse_value(spec, Some(&token))?));
+            options.apply(&OptionChange { spec, value: parse_value(spec, Some(&token))? });
         }
         Ok(options)
     }
@@ -352,27 +380,9 @@ impl EngineOptions {
         EngineOptions::from_toml(BUILTIN_CONFIG).unwrap_or_default()
     }
 
-    /// Records a validated change (the table-related ones are the engine's business).
+    /// Records a validated change (what else it does is the engine's business: `Effect`).
     pub fn apply(&mut self, change: &OptionChange) {
-        match *change {
-            OptionChange::Hash(mib) => self.hash_mib = mib,
-            OptionChange::Threads(n) => self.threads = n,
-            OptionChange::MultiPv(n) => self.multipv = n,
-            OptionChange::Ponder(on) => self.ponder = on,
-            OptionChange::MoveOverhead(ms) => self.move_overhead_ms = ms,
-            OptionChange::Chess960(on) => self.chess960 = on,
-            OptionChange::ShowWdl(on) => self.show_wdl = on,
-            OptionChange::LimitStrength(on) => self.limit_strength = on,
-            OptionChange::Elo(elo) => self.elo = elo,
-            OptionChange::DebugLogFile(ref path) => self.debug_log_file = path.clone(),
-            OptionChange::SyzygyPath(ref path) => self.syzygy_path = path.clone(),
-            OptionChange::SyzygyProbeDepth(depth) => self.syzygy_probe_depth = depth,
-            OptionChange::SyzygyProbeLimit(pieces) => self.syzygy_probe_limit = pieces,
-            OptionChange::Syzygy50MoveRule(on) => self.syzygy_50_move_rule = on,
-            OptionChange::EvalFile(ref path) => self.eval_file = path.clone(),
-            OptionChange::UseNnue(on) => self.use_nnue = on,
-            OptionChange::ClearHash => {}
-        }
+        (change.spec.record)(self, &change.value);
     }
 }
 
@@ -382,7 +392,7 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<OptionChange, Opt
         .iter()
         .find(|spec| spec.name.eq_ignore_ascii_case(name))
         .ok_or_else(|| OptionError::UnknownOption { name: name.to_string() })?;
-    Ok((spec.change)(parse_value(spec, value.map(str::trim))?))
+    Ok(OptionChange { spec, value: parse_value(spec, value.map(str::trim))? })
 }
 
 /// Reads `value` as `spec`'s kind, range-checked.

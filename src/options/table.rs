@@ -1,7 +1,7 @@
 //! The options themselves: one `OptionSpec` each, the declaration everything else follows
 //! (see `options/mod.rs`).
 
-use super::{DefaultValue, OptionChange, OptionKind, OptionSpec, Value};
+use super::{DefaultValue, Effect, OptionKind, OptionSpec, Value};
 use crate::strength;
 
 /// Every option, in the order `uci` lists them, `engine.toml` and the README show them.
@@ -12,7 +12,8 @@ pub const OPTIONS: [OptionSpec; 17] = [
         kind: OptionKind::Spin { min: 1, max: 262_144 },
         default: DefaultValue::Number(16),
         doc: "transposition table size in MiB; resizing clears it",
-        change: |v| OptionChange::Hash(v.number() as usize),
+        effect: Effect::ResizeTable,
+        record: |o, v| o.hash_mib = v.number() as usize,
         current: |o| Value::Number(o.hash_mib as i64),
     },
     OptionSpec {
@@ -21,7 +22,8 @@ pub const OPTIONS: [OptionSpec; 17] = [
         kind: OptionKind::Spin { min: 1, max: 256 },
         default: DefaultValue::Number(1),
         doc: "search threads (Lazy SMP)",
-        change: |v| OptionChange::Threads(v.number() as usize),
+        effect: Effect::None,
+        record: |o, v| o.threads = v.number() as usize,
         current: |o| Value::Number(o.threads as i64),
     },
     OptionSpec {
@@ -30,7 +32,8 @@ pub const OPTIONS: [OptionSpec; 17] = [
         kind: OptionKind::Spin { min: 1, max: 256 },
         default: DefaultValue::Number(1),
         doc: "lines reported per iteration",
-        change: |v| OptionChange::MultiPv(v.number() as usize),
+        effect: Effect::None,
+        record: |o, v| o.multipv = v.number() as usize,
         current: |o| Value::Number(o.multipv as i64),
     },
     OptionSpec {
@@ -39,7 +42,8 @@ pub const OPTIONS: [OptionSpec; 17] = [
         kind: OptionKind::Check,
         default: DefaultValue::Flag(false),
         doc: "lets the GUI send `go ponder`",
-        change: |v| OptionChange::Ponder(v.flag()),
+        effect: Effect::None,
+        record: |o, v| o.ponder = v.flag(),
         current: |o| Value::Flag(o.ponder),
     },
     OptionSpec {
@@ -48,7 +52,8 @@ pub const OPTIONS: [OptionSpec; 17] = [
         kind: OptionKind::Spin { min: 0, max: 5000 },
         default: DefaultValue::Number(10),
         doc: "milliseconds kept back per move for GUI and pipe latency",
-        change: |v| OptionChange::MoveOverhead(v.number()),
+        effect: Effect::None,
+        record: |o, v| o.move_overhead_ms = v.number(),
         current: |o| Value::Number(o.move_overhead_ms),
     },
     OptionSpec {
@@ -57,7 +62,8 @@ pub const OPTIONS: [OptionSpec; 17] = [
         kind: OptionKind::Button,
         default: DefaultValue::None,
         doc: "empties the transposition table",
-        change: |_| OptionChange::ClearHash,
+        effect: Effect::ClearTable,
+        record: |_, _| {},
         current: |_| Value::Press,
     },
     OptionSpec {
@@ -66,7 +72,8 @@ pub const OPTIONS: [OptionSpec; 17] = [
         kind: OptionKind::Check,
         default: DefaultValue::Flag(false),
         doc: "Chess960: castling written king-takes-rook, X-FEN and Shredder-FEN accepted",
-        change: |v| OptionChange::Chess960(v.flag()),
+        effect: Effect::None,
+        record: |o, v| o.chess960 = v.flag(),
         current: |o| Value::Flag(o.chess960),
     },
     OptionSpec {
@@ -75,7 +82,8 @@ pub const OPTIONS: [OptionSpec; 17] = [
         kind: OptionKind::Check,
         default: DefaultValue::Flag(false),
         doc: "adds `wdl W D L` (per mille) after the score",
-        change: |v| OptionChange::ShowWdl(v.flag()),
+        effect: Effect::None,
+        record: |o, v| o.show_wdl = v.flag(),
         current: |o| Value::Flag(o.show_wdl),
     },
     OptionSpec {
@@ -84,7 +92,8 @@ pub const OPTIONS: [OptionSpec; 17] = [
         kind: OptionKind::Check,
         default: DefaultValue::Flag(false),
         doc: "play at UCI_Elo instead of full strength",
-        change: |v| OptionChange::LimitStrength(v.flag()),
+        effect: Effect::None,
+        record: |o, v| o.limit_strength = v.flag(),
         current: |o| Value::Flag(o.limit_strength),
     },
     OptionSpec {
@@ -93,7 +102,8 @@ pub const OPTIONS: [OptionSpec; 17] = [
         kind: OptionKind::Spin { min: strength::MIN_ELO, max: strength::MAX_ELO },
         default: DefaultValue::Number(strength::DEFAULT_ELO),
         doc: "the strength UCI_LimitStrength plays at",
-        change: |v| OptionChange::Elo(v.number()),
+        effect: Effect::None,
+        record: |o, v| o.elo = v.number(),
         current: |o| Value::Number(o.elo),
     },
     OptionSpec {
@@ -102,7 +112,8 @@ pub const OPTIONS: [OptionSpec; 17] = [
         kind: OptionKind::Text,
         default: DefaultValue::Text(""),
         doc: "a file that records every line in and out; empty is off",
-        change: |v| OptionChange::DebugLogFile(v.text()),
+        effect: Effect::OpenLog,
+        record: |o, v| o.debug_log_file = v.text().to_string(),
         current: |o| Value::Text(o.debug_log_file.clone()),
     },
     OptionSpec {
@@ -111,7 +122,8 @@ pub const OPTIONS: [OptionSpec; 17] = [
         kind: OptionKind::Text,
         default: DefaultValue::Text(""),
         doc: "folders of Syzygy tables; empty uses none",
-        change: |v| OptionChange::SyzygyPath(v.text()),
+        effect: Effect::LoadTables,
+        record: |o, v| o.syzygy_path = v.text().to_string(),
         current: |o| Value::Text(o.syzygy_path.clone()),
     },
     OptionSpec {
@@ -120,7 +132,8 @@ pub const OPTIONS: [OptionSpec; 17] = [
         kind: OptionKind::Spin { min: 1, max: 100 },
         default: DefaultValue::Number(1),
         doc: "probe inside the search only with at least this much depth left",
-        change: |v| OptionChange::SyzygyProbeDepth(v.number() as i32),
+        effect: Effect::None,
+        record: |o, v| o.syzygy_probe_depth = v.number() as i32,
         current: |o| Value::Number(i64::from(o.syzygy_probe_depth)),
     },
     OptionSpec {
@@ -129,7 +142,8 @@ pub const OPTIONS: [OptionSpec; 17] = [
         kind: OptionKind::Spin { min: 0, max: 7 },
         default: DefaultValue::Number(7),
         doc: "probe only positions with at most this many pieces (0: off)",
-        change: |v| OptionChange::SyzygyProbeLimit(v.number() as usize),
+        effect: Effect::None,
+        record: |o, v| o.syzygy_probe_limit = v.number() as usize,
         current: |o| Value::Number(o.syzygy_probe_limit as i64),
     },
     OptionSpec {
@@ -138,7 +152,8 @@ pub const OPTIONS: [OptionSpec; 17] = [
         kind: OptionKind::Check,
         default: DefaultValue::Flag(true),
         doc: "count wins and losses spoiled by the fifty-move rule as draws",
-        change: |v| OptionChange::Syzygy50MoveRule(v.flag()),
+        effect: Effect::None,
+        record: |o, v| o.syzygy_50_move_rule = v.flag(),
         current: |o| Value::Flag(o.syzygy_50_move_rule),
     },
     OptionSpec {
@@ -147,7 +162,8 @@ pub const OPTIONS: [OptionSpec; 17] = [
         kind: OptionKind::Text,
         default: DefaultValue::Text(""),
         doc: "a net file to evaluate with; empty is the build's default",
-        change: |v| OptionChange::EvalFile(v.text()),
+        effect: Effect::LoadNet,
+        record: |o, v| o.eval_file = v.text().to_string(),
         current: |o| Value::Text(o.eval_file.clone()),
     },
     OptionSpec {
@@ -157,7 +173,8 @@ pub const OPTIONS: [OptionSpec; 17] = [
         default: DefaultValue::Flag(true),
         doc:
             "evaluate with the net (EvalFile's or the built-in one); false plays the hand-written evaluation",
-        change: |v| OptionChange::UseNnue(v.flag()),
+        effect: Effect::ChooseEvaluation,
+        record: |o, v| o.use_nnue = v.flag(),
         current: |o| Value::Flag(o.use_nnue),
     },
 ];

@@ -7,26 +7,30 @@ fn shipped_engine_toml_matches_fallback_defaults() {
     assert_eq!(EngineOptions::from_toml(BUILTIN_CONFIG).unwrap(), EngineOptions::default());
 }
 
+/// The option's name and the value of a valid `setoption`.
+fn change(name: &str, value: Option<&str>) -> (&'static str, Value) {
+    let change = parse_change(name, value).expect("a valid setoption");
+    (change.name(), change.value)
+}
+
 #[test]
 fn parses_and_validates_values() {
-    assert_eq!(parse_change("hash", Some("64")), Ok(OptionChange::Hash(64)));
-    assert_eq!(parse_change("Move Overhead", Some("30")), Ok(OptionChange::MoveOverhead(30)));
-    assert_eq!(parse_change("UCI_Chess960", Some("TRUE")), Ok(OptionChange::Chess960(true)));
-    assert_eq!(parse_change("uci_showwdl", Some("true")), Ok(OptionChange::ShowWdl(true)));
-    assert_eq!(parse_change("UCI_LimitStrength", Some("true")), Ok(OptionChange::LimitStrength(true)));
-    assert_eq!(parse_change("uci_elo", Some("1300")), Ok(OptionChange::Elo(1300)));
+    assert_eq!(change("hash", Some("64")), ("Hash", Value::Number(64)));
+    assert_eq!(change("Move Overhead", Some("30")), ("Move Overhead", Value::Number(30)));
+    assert_eq!(change("UCI_Chess960", Some("TRUE")), ("UCI_Chess960", Value::Flag(true)));
+    assert_eq!(change("uci_showwdl", Some("true")), ("UCI_ShowWDL", Value::Flag(true)));
+    assert_eq!(change("UCI_LimitStrength", Some("true")), ("UCI_LimitStrength", Value::Flag(true)));
+    assert_eq!(change("uci_elo", Some("1300")), ("UCI_Elo", Value::Number(1300)));
     let message = |name, value| parse_change(name, value).unwrap_err().to_string();
     assert!(message("UCI_Elo", Some("1299")).contains("out of range 1300.."));
     assert!(message("UCI_Elo", Some("9999")).contains("'UCI_Elo'"));
-    assert_eq!(parse_change("Clear Hash", None), Ok(OptionChange::ClearHash));
+    assert_eq!(change("Clear Hash", None), ("Clear Hash", Value::Press));
+    assert_eq!(parse_change("Clear Hash", None).map(|c| c.effect()), Ok(Effect::ClearTable));
     assert_eq!(
-        parse_change("debug log file", Some("/tmp/my log.txt")),
-        Ok(OptionChange::DebugLogFile("/tmp/my log.txt".into()))
+        change("debug log file", Some("/tmp/my log.txt")),
+        ("Debug Log File", Value::Text("/tmp/my log.txt".into()))
     );
-    assert_eq!(
-        parse_change("Debug Log File", Some("<empty>")),
-        Ok(OptionChange::DebugLogFile(String::new()))
-    );
+    assert_eq!(change("Debug Log File", Some("<empty>")), ("Debug Log File", Value::Text(String::new())));
     assert!(message("Hash", Some("0")).contains("out of range"));
     assert!(message("Threads", Some("many")).contains("'many'"));
     assert!(parse_change("Ponder", Some("maybe")).is_err());

@@ -16,6 +16,7 @@ mod worker;
 pub use kept::SearchMemory;
 pub use threads::{run, run_with_memory};
 
+use crate::nnue::Network;
 use crate::tablebase::Tablebases;
 use crate::time::TimeBudget;
 use shakmaty::Move;
@@ -42,6 +43,43 @@ pub struct SearchLimits {
     pub threads: usize,
     /// Syzygy tables and how to use them, when loaded.
     pub tablebases: Option<TablebaseUse>,
+    /// The evaluation the search plays with (the compiled-in net unless told otherwise).
+    pub evaluator: Evaluator,
+}
+
+/// The evaluation one search plays with, fixed for the whole search.
+#[derive(Clone)]
+pub enum Evaluator {
+    /// A network (the compiled-in one, or an `EvalFile`'s).
+    Network(Arc<Network>),
+    /// The hand-written evaluation (`UseNNUE` off).
+    HandWritten,
+}
+
+impl Evaluator {
+    /// The network, unless the hand-written evaluation plays.
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        match self {
+            Evaluator::Network(net) => Some(net),
+            Evaluator::HandWritten => None,
+        }
+    }
+}
+
+impl Default for Evaluator {
+    /// The net compiled into the binary.
+    fn default() -> Evaluator {
+        Evaluator::Network(crate::nnue::default_network())
+    }
+}
+
+impl std::fmt::Debug for Evaluator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Evaluator::Network(net) => write!(f, "Network({:016x})", net.hash()),
+            Evaluator::HandWritten => f.write_str("HandWritten"),
+        }
+    }
 }
 
 /// The Syzygy options as one search applies them.

@@ -16,6 +16,7 @@ pub(crate) mod log;
 pub mod output;
 mod session;
 
+use crate::engine::EngineChannels;
 use crate::options::EngineOptions;
 use crossbeam_channel::{at, never, select, tick, unbounded, Receiver};
 use session::{Flow, Session};
@@ -70,7 +71,7 @@ fn run_loop(
     one_job_at_a_time: bool,
 ) -> i32 {
     let lines = spawn_reader(input);
-    let (mut session, events, job_events) = match Session::new(options, output) {
+    let (mut session, EngineChannels { events, job_events }) = match Session::new(options, output) {
         Ok(pair) => pair,
         Err(message) => {
             eprintln!("patina: {message}");
@@ -85,9 +86,11 @@ fn run_loop(
     loop {
         // A strength-limited level's `bestmove` may be due at a set time.
         let due = session.wake_at().map_or_else(never, at);
-        // End of input lets running jobs finish (`echo "go perft 6" | patina` counts them all),
-        // as a script does between its lines; `quit` does not wait.
-        let waiting = session.is_busy() && (one_job_at_a_time || input_ended);
+        // End of input stops a search, which still prints its `bestmove`, and lets running jobs
+        // and table loads finish (`echo "go perft 6" | patina` counts them all), as a script
+        // does between its lines; `quit` cuts a job short (`Session::finish_before_exit`).
+        // An `isready` waiting for a setting holds the lines after it, as a GUI would.
+        let waiting = (session.is_busy() && (one_job_at_a_time || input_ended)) || session.owes_readyok();
         if input_ended && !waiting {
             session.shutdown();
             return 0;
@@ -98,6 +101,7 @@ fn run_loop(
                 Ok(line) => session.handle_line(&line),
                 Err(_) => {
                     input_ended = true;
+                    session.finish_before_exit(false);
                     Flow::Continue
                 }
             },

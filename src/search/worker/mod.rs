@@ -136,7 +136,7 @@ impl<'a> Worker<'a> {
             completed_depth: 0,
             completed_lines: Vec::new(),
             stopped: false,
-            network: crate::nnue::active(),
+            network: shared.limits.evaluator.network().cloned(),
             time_manager: TimeManager::init(shared.limits.time),
             history: memory.history,
             correction: memory.correction,

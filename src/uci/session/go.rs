@@ -39,7 +39,7 @@ impl<W: Write> Session<W> {
         if let Some(depth) = params.perft {
             return self.start_job(Job::Perft { pos: Box::new(pos), depth });
         }
-        if self.jobs.is_loading_tables() {
+        if self.engine.is_settling() {
             self.say("info string SyzygyPath: tables still loading; this search goes without the new ones");
         }
         let mode = pos.castling_mode();
@@ -60,8 +60,8 @@ impl<W: Write> Session<W> {
         }
     }
 
-    /// The engine's view of a `go`: the parsed parameters, the moves of `searchmoves`, the
-    /// options and tables in force; and an error for each `searchmoves` move left out.
+    /// The engine's view of a `go`: the parsed parameters and the moves of `searchmoves`; and an
+    /// error for each `searchmoves` move left out.
     fn request(&self, position: Position, params: &GoParams) -> (GoRequest, Vec<String>) {
         let mut search_moves = Vec::new();
         let mut rejected = Vec::new();
@@ -80,15 +80,13 @@ impl<W: Write> Session<W> {
             infinite: params.infinite,
             ponder: params.ponder,
             search_moves,
-            options: self.options.clone(),
-            tablebases: self.tablebases.clone(),
         };
         (request, rejected)
     }
 
     pub(super) fn stop(&mut self) {
         self.engine.stop();
-        self.jobs.stop();
+        self.engine.stop_job();
         self.advance(Owed::stopped);
     }
 
@@ -249,7 +247,7 @@ mod tests {
     fn run_limited(seed: u64, go: &str) -> (String, bool) {
         let mut out = Vec::new();
         let held = {
-            let (mut session, _, _) = Session::new(EngineOptions::default(), &mut out).unwrap();
+            let (mut session, _) = Session::new(EngineOptions::default(), &mut out).unwrap();
             session.set_move_seed(seed);
             session.set_clock(FakeClock::new());
             for line in LIMITED.iter().chain([&go]) {
@@ -312,7 +310,7 @@ mod tests {
     fn with_fake_clock(body: impl FnOnce(&mut Session<&mut Vec<u8>>, &FakeClock)) -> String {
         let mut out = Vec::new();
         {
-            let (mut session, _, _) = Session::new(EngineOptions::default(), &mut out).unwrap();
+            let (mut session, _) = Session::new(EngineOptions::default(), &mut out).unwrap();
             let clock = FakeClock::new();
             session.set_clock(clock.clone());
             body(&mut session, &clock);

@@ -2,18 +2,16 @@
 //! off the UCI thread through `Jobs`, one at a time, their events printed as they come.
 
 use super::{Flow, Session};
-use crate::engine::{Job, JobEvent, Tablebases};
-use crate::options::OptionChange;
+use crate::engine::{Job, JobEvent, TablesInForce};
 use crate::uci::command::GenfensParams;
 use std::io::Write;
-use std::sync::Arc;
 
 impl<W: Write> Session<W> {
     /// OpenBench's `genfens`: one `info string genfens <FEN>` line per opening, printed as each
     /// is found (the client waits on every line).
     pub(super) fn genfens(&mut self, params: GenfensParams) {
         let GenfensParams { count, seed, book } = params;
-        self.start_job(Job::Genfens { count, seed, book, chess960: self.options.chess960 });
+        self.start_job(Job::Genfens { count, seed, book, chess960: self.engine.options().chess960 });
     }
 
     /// Runs a long command off this thread, after ending whatever search or job was running
@@ -24,16 +22,16 @@ impl<W: Write> Session<W> {
         if let Job::Perft { pos, .. } = &job {
             self.job_mode = pos.castling_mode();
         }
-        self.jobs.start(job);
+        self.engine.start_job(job);
     }
 
     /// Stops the running job, if any, and prints what it has before going on.
     pub(super) fn end_job(&mut self) {
-        if !self.jobs.is_running() {
+        if !self.engine.is_job_running() {
             return;
         }
-        self.jobs.stop();
-        while self.jobs.is_running() {
+        self.engine.stop_job();
+        while self.engine.is_job_running() {
             match self.job_events.recv() {
                 Ok(event) => {
                     self.handle_job_event(event);
@@ -45,13 +43,13 @@ impl<W: Write> Session<W> {
 
     /// Whether a job or a table load is under way (a script waits for them between lines).
     pub fn is_busy(&self) -> bool {
-        self.jobs.is_running() || self.jobs.is_loading_tables()
+        self.engine.is_job_running() || self.engine.is_settling()
     }
 
     /// A job reported: print it.
     pub fn handle_job_event(&mut self, event: JobEvent) -> Flow {
         if event.is_end() {
-            self.jobs.ended();
+            self.engine.job_ended();
         }
         match event {
             JobEvent::PerftMove { mv, nodes } => {
@@ -85,28 +83,18 @@ impl<W: Write> Session<W> {
                 None => {}
             },
             JobEvent::TablesLoaded { generation, path, result } => {
-                if self.jobs.tables_loaded(generation) {
-                    self.tables_loaded(path, result);
+                match self.engine.tables_loaded(generation, path, result) {
+                    TablesInForce::Stale => {}
+                    TablesInForce::Loaded { files, max_pieces } => self.say(&format!(
+                        "info string SyzygyPath: {files} table files, up to {max_pieces} pieces"
+                    )),
+                    TablesInForce::Failed(error) => {
+                        self.error(&format!("SyzygyPath: {error}; tables unchanged"))
+                    }
                 }
+                self.answer_owed_readyok();
             }
         }
         self.flow()
-    }
-
-    /// The latest `SyzygyPath` load has ended: the new tables replace the old, or the old stay.
-    pub(super) fn tables_loaded(&mut self, path: String, result: Result<Tablebases, String>) {
-        match result {
-            Ok(tables) => {
-                let line = format!(
-                    "info string SyzygyPath: {} table files, up to {} pieces",
-                    tables.files(),
-                    tables.max_pieces()
-                );
-                self.tablebases = Some(Arc::new(tables));
-                self.options.apply(&OptionChange::SyzygyPath(path));
-                self.say(&line);
-            }
-            Err(error) => self.error(&format!("SyzygyPath: {error}; tables unchanged")),
-        }
     }
 }

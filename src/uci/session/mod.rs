@@ -21,14 +21,13 @@ mod owed;
 use super::command::{self, Command, PositionStart};
 use super::log::{DebugLog, Direction};
 use super::output;
-use crate::engine::{self, Engine, EngineEvent, Job, JobEvent, Jobs, Position, Tablebases};
-use crate::options::{self, EngineOptions, OptionChange};
+use crate::engine::{self, Applied, Engine, EngineChannels, EngineError, EngineEvent, Job, Position};
+use crate::options::{self, Effect, EngineOptions};
 use crossbeam_channel::Receiver;
 use go::PendingGo;
 use now::{Now, SystemClock};
 use shakmaty::CastlingMode;
 use std::io::Write;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// A search that has printed nothing for this long prints a progress line.
@@ -43,9 +42,9 @@ pub enum Flow {
 
 pub struct Session<W: Write> {
     out: W,
+    /// The engine: the options in force, the tables, the net, the searches and the jobs.
     engine: Engine,
     events: Receiver<EngineEvent>,
-    options: EngineOptions,
     /// `None` after a rejected `position` command.
     position: Option<Position>,
     pending: Option<PendingGo>,
@@ -58,48 +57,43 @@ pub struct Session<W: Write> {
     clock: Box<dyn Now>,
     /// `Debug Log File`, when set.
     log: Option<DebugLog>,
-    /// Tables from `SyzygyPath`, when set.
-    tablebases: Option<Arc<Tablebases>>,
-    /// `bench`, `go perft`, `genfens` and table loads, run off this thread.
-    jobs: Jobs,
-    job_events: Receiver<JobEvent>,
+    /// The engine's job events (`bench`, `go perft`, `genfens`, table loads).
+    job_events: Receiver<crate::engine::JobEvent>,
     /// How the running `go perft` writes its moves.
     job_mode: CastlingMode,
+    /// `isready`s that wait for a setting to be in force (a `SyzygyPath` load).
+    ready_owed: usize,
 }
 
 impl<W: Write> Session<W> {
-    /// A session, the receiving end of its search events, and that of its job events.
-    #[allow(clippy::type_complexity)]
-    pub fn new(
-        options: EngineOptions,
-        out: W,
-    ) -> Result<(Session<W>, Receiver<EngineEvent>, Receiver<JobEvent>), String> {
-        let (engine, events) = Engine::new(options.hash_mib).map_err(|e| e.to_string())?;
-        if !options.eval_file.is_empty() {
-            engine::set_eval_file(&options.eval_file)
-                .map_err(|e| format!("eval_file '{}': {e}", options.eval_file))?;
-        }
-        engine::set_use_nnue(options.use_nnue);
-        let (jobs, job_events) = Jobs::new();
+    /// A session on an engine set up with `options`, and the receiving ends of the engine's
+    /// search and job events. A `Debug Log File` in `options` is opened (an error if it cannot
+    /// be: a configuration that says to log and does not would mislead).
+    pub fn new(options: EngineOptions, out: W) -> Result<(Session<W>, EngineChannels), SessionError> {
+        let log = match options.debug_log_file.as_str() {
+            "" => None,
+            path => Some(
+                DebugLog::open(path).map_err(|error| SessionError::Log { path: path.to_string(), error })?,
+            ),
+        };
         let mode = castling_mode(options.chess960);
+        let (engine, channels) = Engine::new(options).map_err(SessionError::Engine)?;
         let session = Session {
             out,
             engine,
-            events: events.clone(),
-            options,
+            events: channels.events.clone(),
             position: Some(Position::startpos(mode)),
             pending: None,
             debug: false,
             broken: false,
             last_output: Instant::now(),
             clock: Box::new(SystemClock),
-            log: None,
-            tablebases: None,
-            jobs,
-            job_events: job_events.clone(),
+            log,
+            job_events: channels.job_events.clone(),
             job_mode: mode,
+            ready_owed: 0,
         };
-        Ok((session, events, job_events))
+        Ok((session, channels))
     }
 
     /// Makes a strength-limited level's move choices reproducible (tests).
@@ -129,7 +123,7 @@ impl<W: Write> Session<W> {
         if written.is_err() {
             self.broken = true;
             self.engine.stop();
-            self.jobs.stop();
+            self.engine.stop_job();
         }
     }
 
@@ -182,10 +176,10 @@ impl<W: Write> Session<W> {
     fn handle_command(&mut self, command: Command) -> Flow {
         match command {
             Command::Uci => {
-                let text = output::handshake(&self.options);
+                let text = output::handshake(self.engine.options());
                 self.say(&text);
             }
-            Command::IsReady => self.say("readyok"),
+            Command::IsReady => self.is_ready(),
             Command::Debug(on) => self.debug = on,
             Command::Register | Command::Empty => {}
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
@@ -197,7 +191,10 @@ impl<W: Write> Session<W> {
             Command::Go(params) => self.go(params),
             Command::Stop => self.stop(),
             Command::PonderHit => self.ponderhit(),
-            Command::Quit => return Flow::Quit,
+            Command::Quit => {
+                self.finish_before_exit(true);
+                return Flow::Quit;
+            }
             Command::Display => match &self.position {
                 Some(pos) => {
                     let text = output::board(pos);
@@ -207,7 +204,7 @@ impl<W: Write> Session<W> {
             },
             Command::Eval => match &self.position {
                 Some(pos) => {
-                    let evaluation = engine::evaluate(pos);
+                    let evaluation = self.engine.evaluate(pos);
                     let mut text = output::eval_table(&evaluation.breakdown);
                     text.push_str(&output::network_eval_line(
                         evaluation.network_white_cp,
@@ -234,46 +231,44 @@ impl<W: Write> Session<W> {
         self.flow()
     }
 
+    /// `isready`: answered at once, during a search or a job too, unless a setting is not yet
+    /// in force (a `SyzygyPath` load): then once it is (`answer_owed_readyok`).
+    fn is_ready(&mut self) {
+        if self.engine.is_settling() {
+            self.ready_owed += 1;
+        } else {
+            self.say("readyok");
+        }
+    }
+
+    /// Whether an `isready` waits for a setting to be in force: the loop reads no further
+    /// input until it is answered, so a script that sends a setting, `isready` and `go` in one
+    /// breath searches with the setting in force, as a GUI that waits for `readyok` does.
+    pub fn owes_readyok(&self) -> bool {
+        self.ready_owed > 0
+    }
+
+    /// Prints the `readyok`s that waited for a setting, once every setting is in force.
+    pub(super) fn answer_owed_readyok(&mut self) {
+        if self.engine.is_settling() {
+            return;
+        }
+        for _ in 0..std::mem::take(&mut self.ready_owed) {
+            self.say("readyok");
+        }
+    }
+
+    /// `setoption`: parse, apply (the engine's business, but for the log), print.
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let change = match options::parse_change(name, value) {
             Ok(change) => change,
             Err(error) => return self.error(&error.to_string()),
         };
-        match change {
-            OptionChange::Hash(mib) => {
-                self.settle_search();
-                if let Err(error) = self.engine.resize_hash(mib) {
-                    return self.error(&format!("{error}; keeping {} MiB", self.options.hash_mib));
-                }
-            }
-            OptionChange::ClearHash => self.engine.clear_hash(),
-            OptionChange::SyzygyPath(ref path) => {
-                if path.is_empty() {
-                    self.jobs.forget_tables();
-                    self.tablebases = None;
-                } else {
-                    // Opening every file takes a while on a large set: the loop keeps answering,
-                    // and the option takes the path once the tables are in (`tables_loaded`).
-                    self.jobs.load_tables(path.clone());
-                    return;
-                }
-            }
-            OptionChange::EvalFile(ref path) => match engine::set_eval_file(path) {
-                Ok(hash) if self.options.use_nnue => self.say(&format!("info string EvalFile: net {hash:016x} loaded")),
-                Ok(hash) => self.say(&format!(
-                    "info string EvalFile: net {hash:016x} loaded; UseNNUE is false, so the hand-written evaluation plays"
-                )),
-                Err(error) => return self.error(&format!("EvalFile: {error}; the net is unchanged")),
-            },
-            OptionChange::UseNnue(on) => {
-                engine::set_use_nnue(on);
-                self.say(if on {
-                    "info string UseNNUE: the net plays"
-                } else {
-                    "info string UseNNUE: the hand-written evaluation plays"
-                });
-            }
-            OptionChange::DebugLogFile(ref path) => {
+        match change.effect() {
+            // The running search answers before its table goes.
+            Effect::ResizeTable => self.settle_search(),
+            Effect::OpenLog => {
+                let path = change.value.text();
                 if path.is_empty() {
                     self.log = None;
                 } else {
@@ -287,12 +282,25 @@ impl<W: Write> Session<W> {
             }
             _ => {}
         }
-        self.options.apply(&change);
+        match self.engine.apply(&change) {
+            Ok(Applied::NetChosen { hash, plays: true }) => {
+                self.say(&format!("info string EvalFile: net {hash:016x} loaded"))
+            }
+            Ok(Applied::NetChosen { hash, plays: false }) => self.say(&format!(
+                "info string EvalFile: net {hash:016x} loaded; UseNNUE is false, so the hand-written evaluation plays"
+            )),
+            Ok(Applied::Evaluation { net_plays: true }) => self.say("info string UseNNUE: the net plays"),
+            Ok(Applied::Evaluation { net_plays: false }) => {
+                self.say("info string UseNNUE: the hand-written evaluation plays")
+            }
+            Ok(Applied::Done | Applied::LoadingTables | Applied::TablesDropped) => {}
+            Err(error) => self.error(&error.to_string()),
+        }
     }
 
     fn set_position(&mut self, start: PositionStart, moves: &[String]) {
         self.abandon_ponder();
-        let chess960 = self.options.chess960;
+        let chess960 = self.engine.options().chess960;
         let base = match start {
             PositionStart::StartPos => Ok(Position::startpos(castling_mode(chess960))),
             PositionStart::Fen(fen) => Position::from_fen(&fen, chess960),
@@ -306,12 +314,49 @@ impl<W: Write> Session<W> {
         }
     }
 
+    /// Before the process exits (`quit`, or the end of input once jobs have finished): a
+    /// running search is stopped and its `bestmove` printed (even in `go infinite` or `go
+    /// ponder`, as Stockfish does); with `cut_jobs` a running job is stopped and what it had is
+    /// printed, marked incomplete. Nothing is printed once the output is gone.
+    pub fn finish_before_exit(&mut self, cut_jobs: bool) {
+        if self.broken {
+            return;
+        }
+        self.settle_search();
+        if cut_jobs {
+            self.end_job();
+        }
+    }
+
     /// End of the conversation: stop searching and let the threads go. A job is told to stop
     /// but not waited for: the process exits at once and takes it along.
     pub fn shutdown(&mut self) {
-        self.jobs.stop();
+        self.engine.stop_job();
         self.engine.stop();
         self.engine.wait();
+    }
+}
+
+/// Why a session could not start.
+#[derive(Debug)]
+pub enum SessionError {
+    /// The engine could not be set up (the table, the net).
+    Engine(EngineError),
+    /// The configured `Debug Log File` cannot be opened.
+    Log {
+        /// The file.
+        path: String,
+        /// What the OS said.
+        error: std::io::Error,
+    },
+}
+
+impl std::fmt::Display for SessionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SessionError::Engine(error) => write!(f, "{error}"),
+            SessionError::Log { path, error } => write!(f, "debug_log_file: cannot open '{path}': {error}"),
+        }
     }
 }
 

@@ -1,0 +1,148 @@
+//! Setting an option: `Engine::apply` records a validated `setoption` and does what it takes to
+//! put it in force (resize or clear the table, load a net, switch evaluations, start loading
+//! Syzygy tables), applied whole or not at all. A table load runs off the caller's thread: the
+//! option keeps its old value until the load's `JobEvent::TablesLoaded` is handed back to
+//! `tables_loaded`, and `is_settling` says whether one is under way (`isready` waits for it).
+
+use super::{Engine, Tablebases};
+use crate::nnue::{self, NetError, Network};
+use crate::options::{Effect, OptionChange};
+use crate::tt::{AllocationError, TranspositionTable};
+use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
+
+/// What applying an option did, for the caller to report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Applied {
+    /// Recorded and in force.
+    Done,
+    /// The Syzygy tables of the path are loading; the option takes the path once they are in
+    /// (`Engine::tables_loaded`).
+    LoadingTables,
+    /// `SyzygyPath` was emptied: no tables any more.
+    TablesDropped,
+    /// `EvalFile`: the net with this hash is chosen; `plays` is false while `UseNNUE` is off.
+    NetChosen {
+        /// The net's hash.
+        hash: u64,
+        /// Whether it plays now.
+        plays: bool,
+    },
+    /// `UseNNUE`: whether the net plays (true) or the hand-written evaluation (false).
+    Evaluation {
+        /// Whether the net plays now.
+        net_plays: bool,
+    },
+}
+
+/// Why an option could not be put in force; the old value stays.
+#[derive(Debug)]
+pub enum ApplyError {
+    /// The new table could not be allocated.
+    Table {
+        /// Why.
+        error: AllocationError,
+        /// The size kept, in MiB.
+        kept_mib: usize,
+    },
+    /// The net file could not be loaded.
+    Net(NetError),
+}
+
+impl fmt::Display for ApplyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ApplyError::Table { error, kept_mib } => write!(f, "{error}; keeping {kept_mib} MiB"),
+            ApplyError::Net(error) => write!(f, "EvalFile: {error}; the net is unchanged"),
+        }
+    }
+}
+
+impl std::error::Error for ApplyError {}
+
+/// A finished table load, as the engine took it.
+#[derive(Debug)]
+pub enum TablesInForce {
+    /// An older load than the latest `SyzygyPath`: ignored.
+    Stale,
+    /// The tables are in force: files registered and the largest piece count.
+    Loaded {
+        /// Table files found.
+        files: usize,
+        /// The most pieces any table covers.
+        max_pieces: usize,
+    },
+    /// The load failed; the tables in force before stay.
+    Failed(String),
+}
+
+impl Engine {
+    /// Puts `change` in force (see the module comment). A running search is stopped and waited
+    /// for before the table is replaced; other settings reach the next search.
+    pub fn apply(&mut self, change: &OptionChange) -> Result<Applied, ApplyError> {
+        let applied = match change.effect() {
+            Effect::None | Effect::OpenLog => Applied::Done,
+            Effect::ResizeTable => {
+                let mib = change.value.number() as usize;
+                self.stop();
+                self.wait();
+                let kept_mib = self.options.hash_mib;
+                let table =
+                    TranspositionTable::new(mib).map_err(|error| ApplyError::Table { error, kept_mib })?;
+                self.tt = Arc::new(table);
+                Applied::Done
+            }
+            Effect::ClearTable => {
+                self.clear_hash();
+                Applied::Done
+            }
+            Effect::LoadTables => {
+                let path = change.value.text();
+                if !path.is_empty() {
+                    // Opening every file takes a while on a large set: the caller keeps
+                    // answering, and the option takes the path once the tables are in.
+                    self.jobs.load_tables(path.to_string());
+                    return Ok(Applied::LoadingTables);
+                }
+                self.jobs.forget_tables();
+                self.tablebases = None;
+                Applied::TablesDropped
+            }
+            Effect::LoadNet => {
+                let net = match change.value.text() {
+                    "" => nnue::default_network(),
+                    path => Arc::new(Network::load(Path::new(path)).map_err(ApplyError::Net)?),
+                };
+                let hash = net.hash();
+                self.net = net;
+                Applied::NetChosen { hash, plays: self.options.use_nnue }
+            }
+            Effect::ChooseEvaluation => Applied::Evaluation { net_plays: change.value.flag() },
+        };
+        self.options.apply(change);
+        Ok(applied)
+    }
+
+    /// A table load has ended (its `JobEvent::TablesLoaded`): the latest load's tables replace
+    /// the old ones and `SyzygyPath` takes its path; an older load's result is dropped.
+    pub fn tables_loaded(
+        &mut self,
+        generation: u64,
+        path: String,
+        result: Result<Tablebases, String>,
+    ) -> TablesInForce {
+        if !self.jobs.tables_loaded(generation) {
+            return TablesInForce::Stale;
+        }
+        match result {
+            Ok(tables) => {
+                let loaded = TablesInForce::Loaded { files: tables.files(), max_pieces: tables.max_pieces() };
+                self.tablebases = Some(Arc::new(tables));
+                self.options.syzygy_path = path;
+                loaded
+            }
+            Err(error) => TablesInForce::Failed(error),
+        }
+    }
+}
