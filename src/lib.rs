@@ -3,10 +3,10 @@
 //! The engine side, bottom up: `position` (shakmaty plus undo, hashing, repetitions), `rules`
 //! (game results), `eval` and `nnue` (the evaluations), `tt`, `movepick`, `see`, `time` (how
 //! long a `go` may think, and the clock it is measured by), `search` (the recipe and Lazy SMP),
-//! `engine` (a non-blocking API over the search, owning the table, the tables, the net and the
-//! long jobs: `engine::bench`, `engine::jobs`), and `uci` (the protocol: parsing, formatting,
-//! the loop). Beside them: `options` (every UCI option in one table), `openings` (books and
-//! random balanced openings for `genfens` and datagen), `perft`, `tablebase`, `strength`
+//! `engine` (a non-blocking API over the search, owning the option values in force, the table,
+//! the Syzygy tables, the net and the long jobs: `engine::bench`, `engine::jobs`,
+//! `engine::openings` for `genfens` and datagen), and `uci` (the protocol: parsing, formatting,
+//! the loop). Beside them: `options` (every UCI option declared once), `perft`, `tablebase`, `strength`
 //! (`UCI_Elo`), `wdl` (scores as win/draw/loss expectations), `rng`, `utc`, `system_memory`
 //! (how much RAM a table may take), and `analyze`, the analyst for people.
 //!
@@ -23,7 +23,6 @@ pub mod eval;
 pub mod learn;
 pub mod movepick;
 pub mod nnue;
-pub mod openings;
 pub mod options;
 pub mod perft;
 pub mod position;

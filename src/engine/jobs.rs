@@ -8,7 +8,7 @@
 //! not, so the caller knows when the slot is free again. Nothing here blocks but `wait`.
 
 use super::bench::{self, BenchResult};
-use crate::openings::{self, Book, OpeningSource};
+use crate::engine::openings::{self, Book, OpeningSource};
 use crate::perft;
 use crate::position::Position;
 use crate::search::Evaluator;

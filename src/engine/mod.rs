@@ -27,6 +27,7 @@ mod config;
 mod events;
 mod inspect;
 pub mod jobs;
+pub mod openings;
 mod request;
 
 pub use config::{Applied, ApplyError, TablesInForce};

@@ -6,7 +6,7 @@
 //! `.txt`, as the older text lines `FEN | score | result` (score in centipawns and result `1.0`,
 //! `0.5`, `0.0`, both from White's point of view) for the quiet positions only, which
 //! `patina tune` and `patina wdl-fit` read. Game `i` is a pure function of `(seed, i)`: its opening is
-//! drawn from `Rng::for_item(seed, i)` (`crate::openings`) and every move is a single-threaded,
+//! drawn from `Rng::for_item(seed, i)` (`crate::engine::openings`) and every move is a single-threaded,
 //! node-limited search on a table cleared for the game (`game.rs`). Workers (`runner.rs`) take
 //! the next game index from a shared counter; finished games come back over a channel and the
 //! calling thread writes them strictly in index order, each whole in one write, so the file is
@@ -20,7 +20,7 @@ mod game;
 mod progress;
 mod runner;
 
-pub use crate::openings::{genfens, Book, OpeningError, OpeningSource};
+pub use crate::engine::openings::{genfens, Book, OpeningError, OpeningSource};
 pub use game::{GameRecord, GameResult};
 pub use progress::{recorded_checkpoint, sidecar_path, Checkpoint};
 pub use runner::run;

@@ -9,7 +9,7 @@
 use super::game::{self, GameRecord};
 use super::progress::Output;
 use super::{DataFormat, DatagenError, DatagenEvent, DatagenRequest, Progress};
-use crate::openings::{self as opening, Book, OpeningError, OpeningSource};
+use crate::engine::openings::{self as opening, Book, OpeningError, OpeningSource};
 use crate::rng::Rng;
 use crate::tablebase::{ProbeMiss, Tablebases};
 use crate::tt::TranspositionTable;
