@@ -8,7 +8,6 @@ use super::correction::{Correction, Slots};
 use super::history::{Contexts, History, PieceTo};
 use super::kept::ThreadMemory;
 use super::params::*;
-use super::threads::helper_skips_depth;
 use super::tt_scores::{bound_allows_cutoff, score_from_tt, score_to_tt};
 use super::{IterationReport, RootLine, Score, ScoreBound, SearchControl, SearchEvent, SearchLimits};
 use crate::movepick::{gain_estimate, is_quiet, MovePicker, OrderingHints};
@@ -25,8 +24,11 @@ use std::sync::Arc;
 
 mod quiescence;
 mod report;
+mod stagger;
 #[cfg(test)]
 mod tests;
+
+use stagger::helper_skips_depth;
 
 /// `LMR_TABLE[depth][move_number]`: plies to reduce a late quiet move.
 static LMR_TABLE: Lazy<Box<[[i32; 64]; 64]>> = Lazy::new(|| {
