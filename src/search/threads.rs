@@ -242,3 +242,54 @@ fn vote(results: &[ThreadResult]) -> &ThreadResult {
     debug_assert!(best.pv.len() <= MAX_PLY + 1);
     best
 }
+
+#[cfg(test)]
+mod tests {
+    //! The pool's time limits on an injected clock: the search stops when the clock it is given
+    //! says so, not when the machine's does.
+
+    use super::*;
+    use crate::time::{FakeClock, TimeBudget};
+    use shakmaty::CastlingMode;
+    use std::time::Duration;
+
+    /// A search of the start position to `depth` at most, with 1 ms to think, on one thread.
+    fn limits(depth: i32) -> SearchLimits {
+        SearchLimits {
+            depth: Some(depth),
+            time: Some(TimeBudget::fixed(Duration::from_millis(1))),
+            multipv: 1,
+            threads: 1,
+            ..SearchLimits::default()
+        }
+    }
+
+    fn search(limits: &SearchLimits, control: &SearchControl) -> SearchOutcome {
+        let tt = TranspositionTable::new(1).unwrap();
+        run(&Position::startpos(CastlingMode::Standard), limits, &tt, control, &|_| {})
+    }
+
+    #[test]
+    fn a_clock_standing_still_never_runs_out() {
+        let control = SearchControl::with_clock(false, FakeClock::new());
+        assert_eq!(search(&limits(6), &control).depth, 6);
+    }
+
+    #[test]
+    fn a_clock_past_its_limits_stops_after_the_first_iteration() {
+        let clock = FakeClock::new();
+        let control = SearchControl::with_clock(false, clock.clone());
+        clock.advance(Duration::from_secs(1));
+        assert_eq!(search(&limits(6), &control).depth, 1);
+    }
+
+    #[test]
+    fn time_spent_pondering_is_not_on_our_clock() {
+        let clock = FakeClock::new();
+        let control = SearchControl::with_clock(true, clock.clone());
+        clock.advance(Duration::from_secs(10));
+        control.ponderhit();
+        assert_eq!(search(&limits(6), &control).depth, 6);
+        assert!(control.search_elapsed() >= Duration::from_secs(10));
+    }
+}

@@ -1,4 +1,4 @@
-//! Time: how long one `go` may think.
+//! Time: how long one `go` may think, and the clock it is measured by.
 //!
 //! `allocate` turns the clocks of a `go` as the GUI sent them (`GoClocks`) into a soft limit
 //! (don't start another iteration past it) and a hard limit (abort the search), both measured
@@ -6,10 +6,16 @@
 //! side's clock, by the side to move; `Move Overhead` is taken off the remaining time first, so
 //! GUI and pipe latency never flag us.
 //!
-//! `manager.rs` (`TimeManager`) scales the soft limit after each iteration by how settled the
-//! search looks. The hard limit is what the search polls every few thousand nodes.
+//! `manager.rs` (`TimeManager`) makes both decisions while the search runs: after each iteration
+//! whether to begin another (the soft limit, scaled by how settled the search looks), and every
+//! few thousand nodes whether to abort (the hard limit). `clock.rs` is where time is read: the
+//! `Now` trait (the system's clock, or a `FakeClock` in tests) and `SearchClock`, the clock one
+//! search is measured by. The search asks and obeys; nothing here knows the search.
 
+mod clock;
 pub mod manager;
+
+pub use clock::{FakeClock, Now, SearchClock, SystemClock};
 
 use shakmaty::Color;
 use std::time::Duration;
