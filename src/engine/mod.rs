@@ -42,6 +42,7 @@ pub use crate::eval::Breakdown;
 pub use crate::rules::Verdict;
 pub use crate::search::{IterationReport, Score, ScoreBound};
 pub use crate::tablebase::Tablebases;
+pub use crate::time::{FakeClock, Now, SystemClock};
 pub use crate::wdl::Wdl;
 pub use bench::DEFAULT_DEPTH as BENCH_DEPTH;
 pub use jobs::{Job, JobEvent};

@@ -9,27 +9,13 @@ use crate::position::Position;
 use crate::search::{Evaluator, SearchLimits, TablebaseUse};
 use crate::strength::{self, Knobs};
 use crate::tablebase::Tablebases;
-use crate::time::{self, Clock};
-use shakmaty::{Color, Move};
+use crate::time;
+use shakmaty::Move;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The clocks of a `go`, as sent (milliseconds; any may be missing).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct GoClocks {
-    /// White's time left.
-    pub wtime: Option<i64>,
-    /// Black's time left.
-    pub btime: Option<i64>,
-    /// White's increment per move.
-    pub winc: Option<i64>,
-    /// Black's increment per move.
-    pub binc: Option<i64>,
-    /// Moves until the next time control.
-    pub movestogo: Option<u32>,
-    /// A fixed time for this move.
-    pub movetime: Option<i64>,
-}
+// The clocks of a `go` belong to the time module, which reads them (`time::allocate`).
+pub use crate::time::GoClocks;
 
 /// Everything one `go` asks of the engine, as plain data: the UCI layer parsed it, the engine
 /// turns it into search limits (time allocation, the strength level, tablebase use).
@@ -80,25 +66,17 @@ impl GoRequest {
         evaluator: Evaluator,
         knobs: Option<&Knobs>,
     ) -> SearchLimits {
-        let clocks = &self.clocks;
-        let (own_time, other_time, increment_ms) = match self.position.turn() {
-            Color::White => (clocks.wtime, clocks.btime, clocks.winc),
-            Color::Black => (clocks.btime, clocks.wtime, clocks.binc),
-        };
-        let clock = Clock {
-            // A GUI that sends only the opponent's clock is still playing with clocks: assume
-            // ours is the same rather than think forever.
-            time_ms: own_time.or(other_time),
-            increment_ms: increment_ms.unwrap_or(0),
-            moves_to_go: clocks.movestogo,
-            move_time_ms: clocks.movetime,
-        };
+        let turn = self.position.turn();
         let mut limits = SearchLimits {
             depth: self.depth.map(|d| d.max(1)),
             nodes: self.nodes,
             mate_in_moves: self.mate,
             // `go infinite` ignores clocks: it runs until `stop`.
-            time: if self.infinite { None } else { time::allocate(&clock, options.move_overhead_ms) },
+            time: if self.infinite {
+                None
+            } else {
+                time::allocate(&self.clocks, turn, options.move_overhead_ms)
+            },
             search_moves: self.search_moves.clone(),
             multipv: options.multipv,
             threads: options.threads,

@@ -18,11 +18,11 @@ pub use threads::{run, run_with_memory};
 
 use crate::nnue::Network;
 use crate::tablebase::Tablebases;
-use crate::time::TimeBudget;
+use crate::time::{Now, SearchClock, SystemClock, TimeBudget};
 use shakmaty::Move;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// What one `go` asks for. Every limit that is set applies; the first reached ends the search.
 #[derive(Debug, Clone, Default)]
@@ -209,16 +209,15 @@ pub enum SearchEvent {
     Iteration(IterationReport),
 }
 
-/// Shared switches a running search obeys; the UCI thread flips them.
+/// Shared switches a running search obeys; the UCI thread flips them. The search's clock
+/// (`time::SearchClock`) is injected: the system's, or a fake one in tests.
 ///
 /// `Relaxed` ordering suffices: each flag is a single independent word, and a search thread
 /// noticing a flip a poll interval late only costs microseconds.
 pub struct SearchControl {
     stop: AtomicBool,
-    pondering: AtomicBool,
-    epoch: Instant,
-    /// Microseconds after `epoch` at which our clock started (the `go`, or the `ponderhit`).
-    clock_start_us: AtomicU64,
+    /// What the search is measured by: since it began, and on our clock.
+    clock: SearchClock,
     /// All threads' nodes as the main thread last summed them, for progress reports.
     nodes: AtomicU64,
     /// Tablebase probes that answered.
@@ -226,14 +225,17 @@ pub struct SearchControl {
 }
 
 impl SearchControl {
-    /// Switches for a new search, not stopped; while `pondering` the clock waits for
-    /// `ponderhit`, else it starts now.
+    /// Switches for a new search, not stopped, measured by the system's clock; while
+    /// `pondering` our clock waits for `ponderhit`, else it starts now.
     pub fn new(pondering: bool) -> SearchControl {
+        SearchControl::with_clock(pondering, SystemClock)
+    }
+
+    /// `new`, with the time read from `now` (tests pass a `time::FakeClock`).
+    pub fn with_clock(pondering: bool, now: impl Now + 'static) -> SearchControl {
         SearchControl {
             stop: AtomicBool::new(false),
-            pondering: AtomicBool::new(pondering),
-            epoch: Instant::now(),
-            clock_start_us: AtomicU64::new(0),
+            clock: SearchClock::new(pondering, Box::new(now)),
             nodes: AtomicU64::new(0),
             tb_hits: AtomicU64::new(0),
         }
@@ -271,27 +273,21 @@ impl SearchControl {
 
     /// The opponent played the expected move: our clock starts now.
     pub fn ponderhit(&self) {
-        let now = self.epoch.elapsed().as_micros() as u64;
-        self.clock_start_us.store(now, Ordering::Relaxed);
-        self.pondering.store(false, Ordering::Relaxed);
+        self.clock.ponderhit();
     }
 
     /// Whether the search is still pondering (no `ponderhit` yet): no time limit applies.
     pub fn is_pondering(&self) -> bool {
-        self.pondering.load(Ordering::Relaxed)
+        self.clock.is_pondering()
     }
 
-    /// Time on our clock since it started (zero while pondering).
-    pub fn clock_elapsed(&self) -> Duration {
-        if self.is_pondering() {
-            return Duration::ZERO;
-        }
-        let start = Duration::from_micros(self.clock_start_us.load(Ordering::Relaxed));
-        self.epoch.elapsed().saturating_sub(start)
+    /// The clock the search is measured by, for the time manager's decisions.
+    pub fn clock(&self) -> &SearchClock {
+        &self.clock
     }
 
     /// Time since the search began, for `info time` and nps.
     pub fn search_elapsed(&self) -> Duration {
-        self.epoch.elapsed()
+        self.clock.search_elapsed()
     }
 }

@@ -1,10 +1,11 @@
-//! How long the main thread keeps deepening, from plain numbers: after each iteration it is
-//! told whether the best move changed, the best score and how the iteration's nodes were
-//! spread, and answers how much of the soft time limit this position deserves. The clock is
-//! not read here: `should_stop` is handed the elapsed time, so tests drive it without waiting.
+//! How long the search goes on, decided from plain numbers and the search's clock. After each
+//! iteration the main thread tells the manager whether the best move changed, the best score and
+//! how the iteration's nodes were spread; the manager answers how much of the soft limit this
+//! position deserves and whether to begin another iteration (`should_stop`). Every few thousand
+//! nodes each worker asks whether the hard limit has passed (`must_abort`). The clock is read
+//! through the search's `SearchClock`, so tests drive both with a `FakeClock`, without waiting.
 
-use crate::time::TimeBudget;
-use std::time::Duration;
+use crate::time::{SearchClock, TimeBudget};
 
 /// Soft time scaling after each iteration (this file): an unstable best move
 /// earns more time, each stable iteration a little less, down to `STABILITY_FLOOR`.
@@ -82,28 +83,37 @@ impl TimeManager {
         self.scale
     }
 
-    /// Whether to start no further iteration, `elapsed` after the clock started. A pondering
-    /// search runs on: its clock has not started.
-    pub fn should_stop(&self, elapsed: Duration, pondering: bool) -> bool {
+    /// Whether to start no further iteration: the soft limit, as the last iteration scaled it,
+    /// has passed on `clock`. A pondering search runs on: our clock has not started.
+    pub fn should_stop(&self, clock: &SearchClock) -> bool {
         let Some(budget) = self.budget else { return false };
-        if pondering {
+        let elapsed = clock.clock_elapsed();
+        if clock.is_pondering() {
             return false;
         }
         // A single legal move needs no thought when the clock is running.
         self.single_move_settled || elapsed >= budget.scaled_soft(self.scale)
+    }
+
+    /// Whether the search must abort mid-iteration: the hard limit has passed on `clock`. Never
+    /// before a first iteration is complete (`completed_depth` 0), so there is a searched move
+    /// to play; never while pondering (our clock has not started).
+    pub fn must_abort(&self, clock: &SearchClock, completed_depth: i32) -> bool {
+        let Some(budget) = self.budget else { return false };
+        completed_depth >= 1 && clock.clock_elapsed() >= budget.hard
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::time::FakeClock;
+    use std::time::Duration;
 
-    fn budget(soft_ms: u64, hard_ms: u64) -> Option<TimeBudget> {
-        Some(TimeBudget {
-            soft: Duration::from_millis(soft_ms),
-            hard: Duration::from_millis(hard_ms),
-            fixed: false,
-        })
+    const MS: Duration = Duration::from_millis(1);
+
+    fn budget(soft_ms: u32, hard_ms: u32) -> Option<TimeBudget> {
+        Some(TimeBudget { soft: soft_ms * MS, hard: hard_ms * MS, fixed: false })
     }
 
     fn iteration(depth: i32, changed: bool, score: i32, best_share_percent: u64) -> IterationSummary {
@@ -117,6 +127,12 @@ mod tests {
         }
     }
 
+    /// A search clock reading a fake one, and the fake one to move it.
+    fn fake_search_clock(pondering: bool) -> (SearchClock, FakeClock) {
+        let now = FakeClock::new();
+        (SearchClock::new(pondering, Box::new(now.clone())), now)
+    }
+
     #[test]
     fn a_stable_dominant_move_stops_early_and_an_unstable_one_runs_long() {
         let mut stable = TimeManager::init(budget(1000, 4000));
@@ -127,30 +143,74 @@ mod tests {
         }
         assert!(stable.scale() < 1.0, "{}", stable.scale());
         assert!(unstable.scale() > 2.0, "{}", unstable.scale());
-        let at = Duration::from_millis(1200);
-        assert!(stable.should_stop(at, false));
-        assert!(!unstable.should_stop(at, false));
+        let (clock, now) = fake_search_clock(false);
+        now.advance(1200 * MS);
+        assert!(stable.should_stop(&clock));
+        assert!(!unstable.should_stop(&clock));
         // Never past the hard limit, whatever the scale.
-        assert!(unstable.should_stop(Duration::from_millis(4000), false));
+        now.advance(2800 * MS);
+        assert!(unstable.should_stop(&clock));
+    }
+
+    #[test]
+    fn the_soft_limit_passes_on_the_clock_as_the_last_iteration_scaled_it() {
+        let mut plan = TimeManager::init(budget(1000, 4000));
+        plan.update(iteration(1, true, 0, 50));
+        let soft = budget(1000, 4000).unwrap().scaled_soft(plan.scale());
+        let (clock, now) = fake_search_clock(false);
+        now.advance(soft - MS);
+        assert!(!plan.should_stop(&clock), "a millisecond early");
+        assert!(!plan.must_abort(&clock, 1), "the soft limit does not abort");
+        now.advance(MS);
+        assert!(plan.should_stop(&clock));
     }
 
     #[test]
     fn pondering_and_untimed_searches_never_stop_on_time() {
+        let (pondering, now) = fake_search_clock(true);
         let mut timed = TimeManager::init(budget(10, 20));
         timed.update(iteration(1, true, 0, 50));
-        assert!(!timed.should_stop(Duration::from_secs(60), true));
+        now.advance(Duration::from_secs(60));
+        assert!(!timed.should_stop(&pondering));
+        assert!(!timed.must_abort(&pondering, 1));
+        let (running, now) = fake_search_clock(false);
         let mut untimed = TimeManager::init(None);
         untimed.update(iteration(1, true, 0, 50));
-        assert!(!untimed.should_stop(Duration::from_secs(3600), false));
+        now.advance(Duration::from_secs(3600));
+        assert!(!untimed.should_stop(&running));
+        assert!(!untimed.must_abort(&running, 1));
+    }
+
+    #[test]
+    fn the_hard_limit_counts_from_the_ponderhit() {
+        let plan = TimeManager::init(budget(100, 300));
+        let (clock, now) = fake_search_clock(true);
+        now.advance(10_000 * MS);
+        assert!(!plan.must_abort(&clock, 5), "the opponent's thinking time is not ours");
+        clock.ponderhit();
+        now.advance(299 * MS);
+        assert!(!plan.must_abort(&clock, 5), "a millisecond early");
+        now.advance(MS);
+        assert!(plan.must_abort(&clock, 5));
+    }
+
+    #[test]
+    fn the_hard_limit_waits_for_a_first_completed_iteration() {
+        let plan = TimeManager::init(budget(100, 300));
+        let (clock, now) = fake_search_clock(false);
+        now.advance(Duration::from_secs(10));
+        assert!(!plan.must_abort(&clock, 0), "no move searched yet");
+        assert!(plan.must_abort(&clock, 1));
     }
 
     #[test]
     fn a_single_legal_move_stops_once_settled() {
         let mut plan = TimeManager::init(budget(10_000, 40_000));
+        let (clock, _) = fake_search_clock(false);
         let only_move = |depth| IterationSummary { root_moves: 1, ..iteration(depth, false, 0, 100) };
         plan.update(only_move(SINGLE_MOVE_DEPTH - 1));
-        assert!(!plan.should_stop(Duration::ZERO, false));
+        assert!(!plan.should_stop(&clock));
         plan.update(only_move(SINGLE_MOVE_DEPTH));
-        assert!(plan.should_stop(Duration::ZERO, false));
+        assert!(plan.should_stop(&clock));
     }
 }

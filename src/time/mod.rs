@@ -1,26 +1,71 @@
-//! Time management: how long one `go` may think.
+//! Time: how long one `go` may think, and the clock it is measured by.
 //!
-//! `allocate` turns the clock state into a soft limit (don't start another iteration past it)
-//! and a hard limit (abort the search), both measured from the moment the clock starts (the `go`,
-//! or the `ponderhit` when pondering). `Move Overhead` is taken off the remaining time first, so
-//! GUI and pipe latency never flag us. The hard limit is what the search polls every few
-//! thousand nodes.
+//! `allocate` turns the clocks of a `go` as the GUI sent them (`GoClocks`) into a soft limit
+//! (don't start another iteration past it) and a hard limit (abort the search), both measured
+//! from the moment our clock starts (the `go`, or the `ponderhit` when pondering). It reads our
+//! side's clock, by the side to move; `Move Overhead` is taken off the remaining time first, so
+//! GUI and pipe latency never flag us.
+//!
+//! `manager.rs` (`TimeManager`) makes both decisions while the search runs: after each iteration
+//! whether to begin another (the soft limit, scaled by how settled the search looks), and every
+//! few thousand nodes whether to abort (the hard limit). `clock.rs` is where time is read: the
+//! `Now` trait (the system's clock, or a `FakeClock` in tests) and `SearchClock`, the clock one
+//! search is measured by. The search asks and obeys; nothing here knows the search.
 
+mod clock;
 pub mod manager;
 
+pub use clock::{FakeClock, Now, SearchClock, SystemClock};
+
+use shakmaty::Color;
 use std::time::Duration;
 
-/// What the GUI said about the clocks for the side to move.
+/// The clocks of a `go`, as sent (milliseconds; any may be missing).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GoClocks {
+    /// White's time left.
+    pub wtime: Option<i64>,
+    /// Black's time left.
+    pub btime: Option<i64>,
+    /// White's increment per move.
+    pub winc: Option<i64>,
+    /// Black's increment per move.
+    pub binc: Option<i64>,
+    /// Moves until the next time control.
+    pub movestogo: Option<u32>,
+    /// A fixed time for this move.
+    pub movetime: Option<i64>,
+}
+
+/// Our clock: what the GUI said about the clocks for the side to move.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Clock {
+struct OwnClock {
     /// Remaining time in milliseconds; negative values (GUI margins) count as zero.
-    pub time_ms: Option<i64>,
+    time_ms: Option<i64>,
     /// Milliseconds added to the clock after each move (`winc`/`binc`); 0 when none.
-    pub increment_ms: i64,
+    increment_ms: i64,
     /// Moves left until the next time control (`movestogo`); `None` plans for 30 more.
-    pub moves_to_go: Option<u32>,
+    moves_to_go: Option<u32>,
     /// `go movetime`.
-    pub move_time_ms: Option<i64>,
+    move_time_ms: Option<i64>,
+}
+
+impl OwnClock {
+    /// The clock of `turn`, the side to move, from the clocks as sent.
+    fn of(clocks: &GoClocks, turn: Color) -> OwnClock {
+        let (own_time, other_time, increment_ms) = match turn {
+            Color::White => (clocks.wtime, clocks.btime, clocks.winc),
+            Color::Black => (clocks.btime, clocks.wtime, clocks.binc),
+        };
+        OwnClock {
+            // A GUI that sends only the opponent's clock is still playing with clocks: assume
+            // ours is the same rather than think forever.
+            time_ms: own_time.or(other_time),
+            increment_ms: increment_ms.unwrap_or(0),
+            moves_to_go: clocks.movestogo,
+            move_time_ms: clocks.movetime,
+        }
+    }
 }
 
 /// Soft and hard thinking-time limits for one move.
@@ -61,10 +106,16 @@ const MINIMUM_MS: i64 = 1;
 /// value a GUI can send overflows (found by the `uci_session` fuzz target).
 const LIMIT_MS: i64 = 1 << 40;
 
-/// The budget for this move, or `None` when no clock or move time limits the search.
-pub fn allocate(clock: &Clock, move_overhead_ms: i64) -> Option<TimeBudget> {
+/// The budget for this move of `turn`, the side to move, from the clocks of its `go`; `None`
+/// when no clock or move time limits the search.
+pub fn allocate(clocks: &GoClocks, turn: Color, move_overhead_ms: i64) -> Option<TimeBudget> {
+    allocate_own(&OwnClock::of(clocks, turn), move_overhead_ms)
+}
+
+/// The budget from our clock alone.
+fn allocate_own(clock: &OwnClock, move_overhead_ms: i64) -> Option<TimeBudget> {
     let limit = |ms: i64| ms.clamp(-LIMIT_MS, LIMIT_MS);
-    let clock = &Clock {
+    let clock = &OwnClock {
         time_ms: clock.time_ms.map(limit),
         increment_ms: limit(clock.increment_ms),
         moves_to_go: clock.moves_to_go,
@@ -82,7 +133,7 @@ pub fn allocate(clock: &Clock, move_overhead_ms: i64) -> Option<TimeBudget> {
     clock.time_ms.map(|_| clock_budget(clock, move_overhead_ms))
 }
 
-fn clock_budget(clock: &Clock, move_overhead_ms: i64) -> TimeBudget {
+fn clock_budget(clock: &OwnClock, move_overhead_ms: i64) -> TimeBudget {
     let remaining = clock.time_ms.unwrap_or(0).max(0);
     let available = (remaining - move_overhead_ms).max(MINIMUM_MS);
     let moves_to_go = clock.moves_to_go.map_or(DEFAULT_MOVES_TO_GO, |m| m.clamp(1, 60) as i64);
@@ -114,8 +165,8 @@ fn ms(value: i64) -> Duration {
 mod tests {
     use super::*;
 
-    fn clock(time: i64, inc: i64, mtg: Option<u32>) -> Clock {
-        Clock { time_ms: Some(time), increment_ms: inc, moves_to_go: mtg, move_time_ms: None }
+    fn clock(time: i64, inc: i64, mtg: Option<u32>) -> OwnClock {
+        OwnClock { time_ms: Some(time), increment_ms: inc, moves_to_go: mtg, move_time_ms: None }
     }
 
     #[test]
@@ -123,7 +174,7 @@ mod tests {
         for time in [-500, 0, 1, 20, 100, 1_000, 60_000] {
             for inc in [0, 100, 5_000] {
                 for mtg in [None, Some(1), Some(2), Some(40)] {
-                    let budget = allocate(&clock(time, inc, mtg), 10).unwrap();
+                    let budget = allocate_own(&clock(time, inc, mtg), 10).unwrap();
                     assert!(budget.soft <= budget.hard);
                     let cap = (time - 10).max(1) as u128;
                     assert!(budget.hard.as_millis() <= cap, "{time} {inc} {mtg:?}: {budget:?}");
@@ -134,25 +185,25 @@ mod tests {
 
     #[test]
     fn tiny_clock_still_gets_a_budget() {
-        let budget = allocate(&clock(20, 0, None), 10).unwrap();
+        let budget = allocate_own(&clock(20, 0, None), 10).unwrap();
         assert!(budget.hard <= Duration::from_millis(10));
         assert!(budget.hard >= Duration::from_millis(1));
     }
 
     #[test]
     fn movetime_is_honoured_minus_overhead() {
-        let c = Clock { move_time_ms: Some(1000), ..Clock::default() };
-        assert_eq!(allocate(&c, 30).unwrap().hard, Duration::from_millis(970));
+        let c = OwnClock { move_time_ms: Some(1000), ..OwnClock::default() };
+        assert_eq!(allocate_own(&c, 30).unwrap().hard, Duration::from_millis(970));
     }
 
     #[test]
     fn movetime_alone_is_spent_whole_and_with_a_clock_is_scaled() {
-        let alone = allocate(&Clock { move_time_ms: Some(200), ..Clock::default() }, 0).unwrap();
+        let alone = allocate_own(&OwnClock { move_time_ms: Some(200), ..OwnClock::default() }, 0).unwrap();
         assert!(alone.fixed);
         // However settled the search looks, movetime 200 thinks for 200 ms.
         assert_eq!(alone.scaled_soft(0.4), Duration::from_millis(200));
-        let with_clock = Clock { move_time_ms: Some(200), ..clock(60_000, 0, None) };
-        let budget = allocate(&with_clock, 0).unwrap();
+        let with_clock = OwnClock { move_time_ms: Some(200), ..clock(60_000, 0, None) };
+        let budget = allocate_own(&with_clock, 0).unwrap();
         assert!(!budget.fixed);
         assert_eq!(budget.scaled_soft(0.5), budget.soft.mul_f64(0.5));
         assert_eq!(budget.scaled_soft(100.0), budget.hard);
@@ -160,10 +211,10 @@ mod tests {
 
     #[test]
     fn increments_and_moves_to_go_are_used() {
-        let without = allocate(&clock(10_000, 0, None), 0).unwrap();
-        let with_inc = allocate(&clock(10_000, 1_000, None), 0).unwrap();
+        let without = allocate_own(&clock(10_000, 0, None), 0).unwrap();
+        let with_inc = allocate_own(&clock(10_000, 1_000, None), 0).unwrap();
         assert!(with_inc.soft > without.soft);
-        let last_move = allocate(&clock(10_000, 0, Some(1)), 0).unwrap();
+        let last_move = allocate_own(&clock(10_000, 0, Some(1)), 0).unwrap();
         assert!(last_move.soft > without.soft);
     }
 
@@ -172,7 +223,7 @@ mod tests {
         // 1+0.01: a full increment per move would let the clock sink to a few milliseconds.
         let mut remaining = 1_000.0;
         for _ in 0..150 {
-            let budget = allocate(&clock(remaining as i64, 10, None), 10).unwrap();
+            let budget = allocate_own(&clock(remaining as i64, 10, None), 10).unwrap();
             remaining += 10.0 - budget.soft.as_millis() as f64 * 1.3 - 3.0;
         }
         assert!(remaining > 60.0, "clock sank to {remaining} ms");
@@ -181,7 +232,7 @@ mod tests {
     #[test]
     fn extreme_clock_values_give_a_sane_budget() {
         let (max, min) = (i64::MAX, i64::MIN);
-        let clock = |time_ms, increment_ms, moves_to_go, move_time_ms| Clock {
+        let clock = |time_ms, increment_ms, moves_to_go, move_time_ms| OwnClock {
             time_ms,
             increment_ms,
             moves_to_go,
@@ -199,7 +250,7 @@ mod tests {
             ("everything max", clock(Some(max), max, Some(u32::MAX), Some(max))),
         ] {
             for overhead in [0, 10, 5000] {
-                let budget = allocate(&clock, overhead).unwrap_or_else(|| panic!("{case}: no budget"));
+                let budget = allocate_own(&clock, overhead).unwrap_or_else(|| panic!("{case}: no budget"));
                 assert!(
                     budget.soft >= Duration::from_millis(1) && budget.hard >= budget.soft,
                     "{case}: {budget:?}"
@@ -208,13 +259,48 @@ mod tests {
         }
         // A huge clock is a long think, not 1 ms (what wrapped arithmetic gave in release builds).
         for mtg in [None, Some(1)] {
-            let budget = allocate(&clock(Some(max), 0, mtg, None), 10).unwrap();
+            let budget = allocate_own(&clock(Some(max), 0, mtg, None), 10).unwrap();
             assert!(budget.soft >= Duration::from_secs(3600), "{budget:?}");
         }
     }
 
     #[test]
     fn no_clock_means_no_budget() {
-        assert_eq!(allocate(&Clock::default(), 10), None);
+        assert_eq!(allocate_own(&OwnClock::default(), 10), None);
+        assert_eq!(allocate(&GoClocks::default(), Color::White, 10), None);
+    }
+
+    #[test]
+    fn the_side_to_move_reads_its_own_clock() {
+        let clocks = GoClocks {
+            wtime: Some(60_000),
+            btime: Some(1_000),
+            winc: Some(500),
+            binc: Some(10),
+            movestogo: Some(20),
+            movetime: None,
+        };
+        let white =
+            OwnClock { time_ms: Some(60_000), increment_ms: 500, moves_to_go: Some(20), move_time_ms: None };
+        let black = OwnClock { time_ms: Some(1_000), increment_ms: 10, ..white };
+        assert_eq!(OwnClock::of(&clocks, Color::White), white);
+        assert_eq!(OwnClock::of(&clocks, Color::Black), black);
+        assert_eq!(allocate(&clocks, Color::Black, 10), allocate_own(&black, 10));
+        assert!(
+            allocate(&clocks, Color::White, 10).unwrap().soft
+                > allocate(&clocks, Color::Black, 10).unwrap().soft
+        );
+    }
+
+    #[test]
+    fn only_the_opponents_clock_is_taken_for_ours_and_movetime_for_either_side() {
+        let only_black = GoClocks { btime: Some(10_000), ..GoClocks::default() };
+        let mirrored = GoClocks { wtime: Some(10_000), ..GoClocks::default() };
+        assert!(allocate(&only_black, Color::White, 10).is_some());
+        assert_eq!(allocate(&only_black, Color::White, 10), allocate(&mirrored, Color::White, 10));
+        let movetime = GoClocks { movetime: Some(300), ..GoClocks::default() };
+        for turn in [Color::White, Color::Black] {
+            assert_eq!(allocate(&movetime, turn, 0), Some(TimeBudget::fixed(Duration::from_millis(300))));
+        }
     }
 }

@@ -9,7 +9,6 @@ use super::history::{Contexts, History, PieceTo};
 use super::kept::ThreadMemory;
 use super::mate_line;
 use super::params::*;
-use super::threads::helper_skips_depth;
 use super::tt_scores::{bound_allows_cutoff, score_from_tt, score_to_tt};
 use super::{IterationReport, RootLine, Score, ScoreBound, SearchControl, SearchEvent, SearchLimits};
 use crate::movepick::{gain_estimate, is_quiet, MovePicker, OrderingHints};
@@ -26,8 +25,11 @@ use std::sync::Arc;
 
 mod quiescence;
 mod report;
+mod stagger;
 #[cfg(test)]
 mod tests;
+
+use stagger::helper_skips_depth;
 
 /// `LMR_TABLE[depth][move_number]`: plies to reduce a late quiet move.
 static LMR_TABLE: Lazy<Box<[[i32; 64]; 64]>> = Lazy::new(|| {
@@ -77,7 +79,7 @@ pub struct Worker<'a> {
     /// The main worker's MultiPV lines of its last completed iteration, best first.
     pub completed_lines: Vec<RootLine>,
     stopped: bool,
-    /// When to stop deepening (used by the main worker).
+    /// When to stop: deepening (the main worker), or mid-iteration on the hard limit (all).
     time_manager: TimeManager,
     /// Killers, counter moves and the history tables.
     history: Box<History>,
@@ -864,7 +866,6 @@ impl<'a> Worker<'a> {
         self.pv_length[ply] = child_length;
     }
 
-    /// Counts the node budget and checks stop conditions; true once the search must unwind.
     /// The static evaluation of the current position, side to move's view.
     fn static_eval(&mut self) -> i32 {
         match &self.network {
@@ -873,6 +874,7 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// Counts the node budget and checks stop conditions; true once the search must unwind.
     fn poll(&mut self) -> bool {
         if self.stopped {
             return true;
@@ -891,10 +893,8 @@ impl<'a> Worker<'a> {
                     self.shared.control.stop();
                 }
             }
-            if let Some(time) = limits.time {
-                if self.completed_depth >= 1 && self.shared.control.clock_elapsed() >= time.hard {
-                    self.shared.control.stop();
-                }
+            if self.time_manager.must_abort(self.shared.control.clock(), self.completed_depth) {
+                self.shared.control.stop();
             }
         }
         // Finish depth 1 whatever happens, so there is always a searched move to play.
@@ -937,7 +937,7 @@ impl<'a> Worker<'a> {
                 return true;
             }
         }
-        self.time_manager.should_stop(control.clock_elapsed(), control.is_pondering())
+        self.time_manager.should_stop(control.clock())
     }
 }
 

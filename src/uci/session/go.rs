@@ -231,8 +231,8 @@ impl<W: Write> Session<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::{FakeClock, Now};
     use crate::options::EngineOptions;
-    use crate::uci::session::now::{FakeClock, Now};
     use std::collections::BTreeSet;
 
     const LIMITED: [&str; 3] = [

@@ -1,7 +1,8 @@
 //! The state of one UCI conversation and how each command changes it: this file holds the
 //! state, the line and command dispatch, options and positions; `go.rs` the searches and the
 //! `bestmove` each is owed, `owed.rs` that bestmove's state; `long_commands.rs` the long commands and
-//! table loads; `now.rs` the clock the session's deadlines read (injected in tests).
+//! table loads. The session's deadlines read an injected clock (`engine::Now`, from `time`: the
+//! system's, or a `FakeClock` in tests).
 //!
 //! Invariants: every `go` is answered by exactly one `bestmove`, except a ponder search that the
 //! GUI abandons by sending a new `position` or `go` without `stop` (see `abandon_ponder`); a
@@ -15,17 +16,17 @@
 
 mod go;
 mod long_commands;
-mod now;
 mod owed;
 
 use super::command::{self, Command, PositionStart};
 use super::log::{DebugLog, Direction};
 use super::output;
-use crate::engine::{self, Applied, Engine, EngineChannels, EngineError, EngineEvent, Job, Position};
+use crate::engine::{
+    self, Applied, Engine, EngineChannels, EngineError, EngineEvent, Job, Now, Position, SystemClock,
+};
 use crate::options::{self, Effect, EngineOptions};
 use crossbeam_channel::Receiver;
 use go::PendingGo;
-use now::{Now, SystemClock};
 use shakmaty::CastlingMode;
 use std::io::Write;
 use std::time::{Duration, Instant};
