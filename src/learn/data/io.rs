@@ -1,5 +1,5 @@
-//! Files of records: a streaming reader that checks each record and applies a filter, a
-//! buffered writer, and the parser of the older text lines (`FEN | score | result`) that
+//! Files of records: which format a file name means (`DataFormat`), a streaming reader that
+//! checks each record and applies a filter, a buffered writer, and the parser of the older text lines (`FEN | score | result`) that
 //! `patina data convert` turns into records.
 //!
 //! A file is a bare sequence of 32-byte records, no header, so files concatenate with `cat`
@@ -13,6 +13,25 @@ use shakmaty::{CastlingMode, Chess, FromSetup};
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
+
+/// What a data file holds, chosen by its name: datagen writes, and the tools read, by it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DataFormat {
+    /// 32-byte records of every searched position: any name but `*.txt`.
+    Records,
+    /// `FEN | score | result` lines of the quiet positions: `*.txt`.
+    Text,
+}
+
+impl DataFormat {
+    /// The format a file of this name holds: `Text` for a `.txt` extension (any case).
+    pub fn of(path: &Path) -> DataFormat {
+        match path.extension().and_then(|ext| ext.to_str()) {
+            Some(ext) if ext.eq_ignore_ascii_case("txt") => DataFormat::Text,
+            _ => DataFormat::Records,
+        }
+    }
+}
 
 /// Reads records in file order, passing those the filter accepts.
 pub struct RecordReader {

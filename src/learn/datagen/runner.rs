@@ -8,7 +8,8 @@
 
 use super::game::{self, GameRecord};
 use super::progress::Output;
-use super::{DataFormat, DatagenError, DatagenEvent, DatagenRequest, Progress};
+use super::{DatagenError, DatagenEvent, DatagenRequest, Progress};
+use crate::learn::data::DataFormat;
 use crate::openings::{self as opening, Book, OpeningError, OpeningSource};
 use crate::rng::Rng;
 use crate::tablebase::{ProbeMiss, Tablebases};

@@ -16,8 +16,7 @@
 //! Positions of one game share its result, so they are not independent draws; the estimate is
 //! still consistent, only the data is worth fewer positions than it holds.
 
-use crate::learn::data::{Filter, RecordReader};
-use crate::learn::datagen::{recorded_checkpoint, DataFormat};
+use crate::learn::data::{recorded_checkpoint, Checkpoint, DataFormat, Filter, RecordReader};
 use crate::learn::tune::{read_data_line, DataLine, FileCounts, NO_POSITIONS};
 use crate::wdl::{board_material, material, material_x, Cubic, Model, MATERIAL_MAX};
 use std::collections::BTreeMap;
@@ -421,7 +420,7 @@ pub struct Header {
     /// The `patina wdl-fit` command line that made the file.
     pub command_line: String,
     /// Each data file, what it gave, and the datagen settings its sidecar records.
-    pub data: Vec<(PathBuf, FileCounts, Option<crate::learn::datagen::Checkpoint>)>,
+    pub data: Vec<(PathBuf, FileCounts, Option<Checkpoint>)>,
     /// Positions fitted, over all files.
     pub positions: usize,
     /// UTC date of the fit, `YYYY-MM-DD`.
