@@ -147,7 +147,9 @@ fn show(text: &str) {
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
 }
 
-fn finish(verb: &str, outcome: Result<(), String>) -> ExitCode {
+/// The exit code of a verb's outcome, its error (whatever type: each names what is at fault)
+/// on stderr after `patina: VERB:`.
+fn finish<E: std::fmt::Display>(verb: &str, outcome: Result<(), E>) -> ExitCode {
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {

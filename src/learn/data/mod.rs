@@ -30,9 +30,9 @@ pub mod results;
 mod sidecar;
 pub mod tools;
 
-pub use filter::Filter;
+pub use filter::{Filter, FilterError};
 pub use format::{DataResult, GamePlace, PackedPosition, RecordError, SearchLabel, MATE_SCORE, RECORD_BYTES};
-pub use io::{read_all, read_text_line, DataFormat, RecordReader, RecordWriter};
+pub use io::{read_all, read_text_line, DataFormat, RecordReader, RecordWriter, TextLineError};
 pub use sidecar::{recorded_checkpoint, sidecar_path, Checkpoint, SidecarError};
 
 /// Records made from FENs and positions, for other modules' tests.
