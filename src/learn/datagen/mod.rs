@@ -25,7 +25,7 @@ pub use game::{GameRecord, GameResult};
 pub use runner::run;
 
 use crate::learn::data::{sidecar_path, SidecarError};
-use crate::tablebase::ProbeMiss;
+use crate::tablebase::{ProbeMiss, TablebaseError};
 use crate::tt::AllocationError;
 use std::fmt;
 use std::path::PathBuf;
@@ -105,7 +105,7 @@ pub enum DatagenError {
         /// The `--syzygy` value.
         path: String,
         /// Why they could not.
-        reason: String,
+        reason: TablebaseError,
     },
     /// The OS refused a worker thread.
     Thread(std::io::Error),
