@@ -7,15 +7,13 @@
 use patina::learn::cli as cli_learning;
 
 use clap::{Parser, Subcommand};
-use patina::learn::datagen::{DatagenEvent, DatagenRequest};
+use patina::analyze::AnalyzeError;
 use patina::learn::tune::TuneRequest;
 use patina::learn::wdl_fit::FitRequest;
-use patina::options::EngineOptions;
-use patina::position::Position;
+use patina::options::{EngineOptions, OptionError};
+use patina::position::{Position, PositionError};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 
 #[derive(Parser)]
 #[command(
@@ -68,30 +66,7 @@ enum CliCommand {
     /// Self-play games for the network and tuning: appends 32-byte records of every searched
     /// position to --out (`FEN | score | result` lines of the quiet ones when it ends in .txt)
     /// and resumes from FILE.progress when run again.
-    Datagen {
-        /// Games the output file should hold at the end (games already in it count).
-        #[arg(long)]
-        games: u64,
-        /// Nodes searched per move [default: 5000, or the value recorded in FILE.progress].
-        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-        nodes: Option<u64>,
-        /// Worker threads, each playing whole games.
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
-        threads: u16,
-        /// The data file; FILE.progress beside it records what it holds.
-        #[arg(long, value_name = "FILE")]
-        out: PathBuf,
-        /// Random seed of the openings [default: the recorded one, else drawn from the clock].
-        #[arg(long)]
-        seed: Option<u64>,
-        /// EPD opening book (random lines plus two random plies) instead of random openings.
-        #[arg(long, value_name = "FILE.epd")]
-        book: Option<PathBuf>,
-        /// Syzygy folders (as the SyzygyPath option): a game reaching a table position ends
-        /// with the table's result [default: the recorded one, else none].
-        #[arg(long, value_name = "PATH")]
-        syzygy: Option<String>,
-    },
+    Datagen(cli_learning::DatagenArgs),
     /// Texel tuning: fits the evaluation weights to `patina datagen` data and writes them as a
     /// generated Rust file (the engine keeps its own weights until switched to it).
     Tune {
@@ -218,8 +193,8 @@ fn analyze(args: AnalyzeArgs) -> ExitCode {
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("patina: analyze: {message}");
+        Err(error) => {
+            eprintln!("patina: analyze: {error}");
             ExitCode::FAILURE
         }
     }
@@ -229,12 +204,12 @@ fn analyze_position(
     fen: Option<&str>,
     moves: Option<&str>,
     limits: patina::analyze::AnalysisLimits,
-) -> Result<(), String> {
+) -> Result<(), ShellError> {
     use patina::analyze::position_report;
     let start = setup(fen, "", false)?;
     let moves = moves.unwrap_or("").split_whitespace();
-    let pos = position_report::play_moves(&start, moves).map_err(|e| e.to_string())?;
-    position_report::run(&pos, &limits, &mut std::io::stdout()).map_err(|e| e.to_string())
+    let pos = position_report::play_moves(&start, moves)?;
+    Ok(position_report::run(&pos, &limits, &mut std::io::stdout())?)
 }
 
 fn analyze_games(
@@ -242,10 +217,10 @@ fn analyze_games(
     limits: patina::analyze::AnalysisLimits,
     out: Option<PathBuf>,
     graph: Option<PathBuf>,
-) -> Result<(), String> {
+) -> Result<(), ShellError> {
     let request = patina::analyze::PgnRequest { pgn, limits, out, graph };
     let start = std::time::Instant::now();
-    let outcome = patina::analyze::run_pgn(&request, &mut std::io::stdout()).map_err(|e| e.to_string())?;
+    let outcome = patina::analyze::run_pgn(&request, &mut std::io::stdout())?;
     eprintln!(
         "analyze: {} games ({} cut short by a bad move or FEN) in {:.1} s",
         outcome.games,
@@ -255,75 +230,56 @@ fn analyze_games(
     Ok(())
 }
 
-fn load_options(path: Option<&std::path::Path>) -> Result<EngineOptions, String> {
-    match path {
-        None => Ok(EngineOptions::builtin()),
-        Some(path) => {
-            let text =
-                std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            EngineOptions::from_toml(&text).map_err(|e| format!("{}: {e}", path.display()))
+/// Why a command of this shell could not run; each names the file, FEN or move at fault.
+#[derive(Debug)]
+enum ShellError {
+    /// The `--config` file could not be read.
+    ConfigRead { path: PathBuf, error: std::io::Error },
+    /// The `--config` file sets an option wrongly.
+    Config { path: PathBuf, error: OptionError },
+    /// A `--fen` or a move of `--moves` is not valid.
+    Position(PositionError),
+    /// An analysis could not run or finish.
+    Analyze(AnalyzeError),
+}
+
+impl std::fmt::Display for ShellError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ShellError::ConfigRead { path, error } => write!(f, "cannot read {}: {error}", path.display()),
+            ShellError::Config { path, error } => write!(f, "{}: {error}", path.display()),
+            ShellError::Position(error) => write!(f, "{error}"),
+            ShellError::Analyze(error) => write!(f, "{error}"),
         }
     }
 }
 
-fn setup(fen: Option<&str>, moves: &str, chess960: bool) -> Result<Position, String> {
+impl From<PositionError> for ShellError {
+    fn from(error: PositionError) -> ShellError {
+        ShellError::Position(error)
+    }
+}
+
+impl From<AnalyzeError> for ShellError {
+    fn from(error: AnalyzeError) -> ShellError {
+        ShellError::Analyze(error)
+    }
+}
+
+fn load_options(path: Option<&std::path::Path>) -> Result<EngineOptions, ShellError> {
+    let Some(path) = path else { return Ok(EngineOptions::builtin()) };
+    let text = std::fs::read_to_string(path)
+        .map_err(|error| ShellError::ConfigRead { path: path.to_path_buf(), error })?;
+    EngineOptions::from_toml(&text).map_err(|error| ShellError::Config { path: path.to_path_buf(), error })
+}
+
+fn setup(fen: Option<&str>, moves: &str, chess960: bool) -> Result<Position, ShellError> {
     let base = match fen {
-        Some(fen) => Position::from_fen(fen, chess960).map_err(|e| e.to_string())?,
+        Some(fen) => Position::from_fen(fen, chess960)?,
         None if chess960 => Position::startpos(shakmaty::CastlingMode::Chess960),
         None => Position::default(),
     };
-    base.play_uci_moves(moves.split_whitespace()).map_err(|e| e.to_string())
-}
-
-/// Runs datagen with Ctrl-C (and SIGTERM) wired to a clean stop; progress goes to stderr.
-fn datagen(request: DatagenRequest) -> ExitCode {
-    let stop = Arc::new(AtomicBool::new(false));
-    let handler_stop = Arc::clone(&stop);
-    let installed = ctrlc::set_handler(move || {
-        if handler_stop.swap(true, Ordering::Relaxed) {
-            eprintln!("datagen: second interrupt, exiting now; the unfinished games are replayed on resume");
-            std::process::exit(130);
-        }
-        eprintln!("datagen: interrupt, finishing the games in progress (interrupt again to quit at once)");
-    });
-    if let Err(error) = installed {
-        eprintln!("datagen: cannot catch Ctrl-C ({error}); an interrupt loses only unfinished games");
-    }
-    let outcome = patina::learn::datagen::run(&request, &stop, |event| match event {
-        DatagenEvent::Started { seed, nodes, book, syzygy, first_game, games } => eprintln!(
-            "datagen: seed {seed}, {nodes} nodes per move, book {}, tablebases {}, games \
-             {first_game}..{games} into {}",
-            book.as_deref().unwrap_or("none"),
-            syzygy.as_deref().unwrap_or("none"),
-            request.out.display()
-        ),
-        DatagenEvent::Progress(progress) => eprintln!("datagen: {progress}"),
-        DatagenEvent::TablebaseMiss { game, miss } => eprintln!(
-            "datagen: warning: game {game}: {miss}; the game is played on without the table's \
-             result (further misses are counted on the progress line)"
-        ),
-    });
-    match outcome {
-        Ok(progress) if progress.run_games == 0 && progress.games_done >= progress.games_total => {
-            eprintln!("datagen: {} already holds {} games", request.out.display(), progress.games_done);
-            ExitCode::SUCCESS
-        }
-        Ok(progress) => {
-            eprintln!(
-                "datagen: {progress}  ({} games this run in {:.1} s)",
-                progress.run_games,
-                progress.elapsed.as_secs_f64()
-            );
-            if stop.load(Ordering::Relaxed) && progress.games_done < progress.games_total {
-                eprintln!("datagen: stopped; run the same command again to continue");
-            }
-            ExitCode::SUCCESS
-        }
-        Err(error) => {
-            eprintln!("patina: datagen: {error}");
-            ExitCode::FAILURE
-        }
-    }
+    Ok(base.play_uci_moves(moves.split_whitespace())?)
 }
 
 /// The command line as typed, for the generated file's header (`patina` for the program).
@@ -359,8 +315,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let options = match load_options(cli.config.as_deref()) {
         Ok(options) => options,
-        Err(message) => {
-            eprintln!("patina: {message}");
+        Err(error) => {
+            eprintln!("patina: {error}");
             return ExitCode::FAILURE;
         }
     };
@@ -373,9 +329,7 @@ fn main() -> ExitCode {
         Some(CliCommand::UciLines(lines)) => {
             ExitCode::from(patina::uci::run_lines(options, &lines, std::io::stdout()) as u8)
         }
-        Some(CliCommand::Datagen { games, nodes, threads, out, seed, book, syzygy }) => {
-            datagen(DatagenRequest { out, games, threads: threads as usize, seed, nodes, book, syzygy })
-        }
+        Some(CliCommand::Datagen(args)) => cli_learning::datagen(args),
         Some(CliCommand::Tune {
             data,
             out,
@@ -433,8 +387,8 @@ fn main() -> ExitCode {
                 eprintln!("{} ms, {nps} nps", elapsed.as_millis());
                 ExitCode::SUCCESS
             }
-            Err(message) => {
-                eprintln!("patina: {message}");
+            Err(error) => {
+                eprintln!("patina: {error}");
                 ExitCode::FAILURE
             }
         },
@@ -443,8 +397,8 @@ fn main() -> ExitCode {
                 println!("info string result {}", patina::rules::judge(&pos));
                 ExitCode::SUCCESS
             }
-            Err(message) => {
-                eprintln!("patina: {message}");
+            Err(error) => {
+                eprintln!("patina: {error}");
                 ExitCode::FAILURE
             }
         },

@@ -47,6 +47,34 @@ impl std::fmt::Display for ProbeMiss {
     }
 }
 
+/// Why `Tablebases::load` registered nothing; each names the path or file at fault.
+#[derive(Debug)]
+pub enum TablebaseError {
+    /// The path names no folder at all (empty, or only separators).
+    NoFolder(String),
+    /// A folder could not be read, or holds a file whose size shows it is corrupt.
+    Unreadable {
+        /// The corrupt file when one could be singled out, else the folder.
+        culprit: PathBuf,
+        /// What the OS or the table reader said.
+        error: std::io::Error,
+    },
+    /// The folders hold no table file.
+    NoTables(String),
+}
+
+impl std::fmt::Display for TablebaseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TablebaseError::NoFolder(path) => write!(f, "no folder in '{path}'"),
+            TablebaseError::Unreadable { culprit, error } => write!(f, "'{}': {error}", culprit.display()),
+            TablebaseError::NoTables(path) => write!(f, "no Syzygy table files (*.rtbw, *.rtbz) in '{path}'"),
+        }
+    }
+}
+
+impl std::error::Error for TablebaseError {}
+
 /// `ProbeMiss` before a missing table's name is formatted.
 enum Gap {
     NotHeld,
@@ -83,22 +111,22 @@ impl Tablebases {
     /// Registers every table file in the folders of `path` (`:`-separated on Unix, `;` on
     /// Windows). Files are opened lazily, on first probe. All or nothing: any folder that
     /// cannot be read, or a file whose size shows it is corrupt, is an error.
-    pub fn load(path: &str) -> Result<Tablebases, String> {
+    pub fn load(path: &str) -> Result<Tablebases, TablebaseError> {
         let mut tables = Tablebase::new();
         let mut files = 0;
         let folders: Vec<PathBuf> =
             std::env::split_paths(path).filter(|p| !p.as_os_str().is_empty()).collect();
         if folders.is_empty() {
-            return Err(format!("no folder in '{path}'"));
+            return Err(TablebaseError::NoFolder(path.to_string()));
         }
         for folder in folders {
-            files += tables.add_directory(&folder).map_err(|error| {
-                let culprit = refused_file(&folder).unwrap_or_else(|| folder.clone());
-                format!("'{}': {error}", culprit.display())
+            files += tables.add_directory(&folder).map_err(|error| TablebaseError::Unreadable {
+                culprit: refused_file(&folder).unwrap_or_else(|| folder.clone()),
+                error,
             })?;
         }
         if files == 0 {
-            return Err(format!("no Syzygy table files (*.rtbw, *.rtbz) in '{path}'"));
+            return Err(TablebaseError::NoTables(path.to_string()));
         }
         Ok(Tablebases { tables, files, failure: parking_lot::Mutex::new(None) })
     }
@@ -203,4 +231,26 @@ fn outcome(wdl: Wdl, rule50: bool) -> Outcome {
 /// Whether a position is small enough, and free of castling rights, to look up.
 pub fn is_candidate(pos: &Chess, limit: usize) -> bool {
     pos.board().occupied().count() <= limit && pos.castles().castling_rights().is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn load_errors_name_the_path() {
+        let error = Tablebases::load("").expect_err("no folder");
+        assert!(matches!(error, TablebaseError::NoFolder(_)), "{error}");
+        let empty = std::env::temp_dir().join(format!("patina-tablebase-empty-{}", std::process::id()));
+        std::fs::create_dir_all(&empty).unwrap();
+        let path = empty.to_string_lossy().into_owned();
+        let error = Tablebases::load(&path).expect_err("no tables");
+        assert_eq!(error.to_string(), format!("no Syzygy table files (*.rtbw, *.rtbz) in '{path}'"));
+        std::fs::remove_dir_all(&empty).unwrap();
+        let missing = format!("{path}-missing");
+        let error = Tablebases::load(&missing).expect_err("no such folder");
+        assert!(
+            matches!(&error, TablebaseError::Unreadable { culprit, .. } if culprit.to_string_lossy() == missing)
+        );
+    }
 }

@@ -48,7 +48,7 @@ fn datagen_is_reproducible_and_well_formed() {
     for line in text.lines() {
         check_line(line);
     }
-    assert!(read(&patina::learn::datagen::sidecar_path(&first)).contains("games 4\n"));
+    assert!(read(&patina::learn::data::sidecar_path(&first)).contains("games 4\n"));
 
     let other_seed = dir.join("d.txt");
     datagen(&other_seed, &["--games", "4", "--threads", "2", "--seed", "8"]);
@@ -151,7 +151,7 @@ fn datagen_records_its_tablebases_and_refuses_bad_ones() {
     let tables = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/syzygy");
     let out = dir.join("data.bin");
     datagen(&out, &["--games", "1", "--seed", "3", "--syzygy", path_str(&tables)]);
-    let sidecar = read(&patina::learn::datagen::sidecar_path(&out));
+    let sidecar = read(&patina::learn::data::sidecar_path(&out));
     assert!(sidecar.contains(&format!("syzygy {}\n", tables.display())), "{sidecar}");
     // Resuming with other tables is refused: the file's games would mix two settings.
     let elsewhere = format!("{}/.", tables.display());

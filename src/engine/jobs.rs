@@ -172,7 +172,7 @@ impl Jobs {
         let events = self.events.clone();
         let refused_path = path.clone();
         let spawned = std::thread::Builder::new().name("patina-tables".into()).spawn(move || {
-            let result = Tablebases::load(&path);
+            let result = Tablebases::load(&path).map_err(|error| error.to_string());
             let _ = events.send(JobEvent::TablesLoaded { generation, path, result });
         });
         match spawned {

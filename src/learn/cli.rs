@@ -1,11 +1,42 @@
-//! The `patina data` and `patina train` subcommands `main.rs` offers: clap definitions and the thin glue that runs `crate::learn::data::tools` and
-//! `crate::learn::train` and prints what they report.
+//! The `patina datagen`, `patina data` and `patina train` subcommands `main.rs` offers: clap
+//! definitions and the thin glue that runs `crate::learn::datagen`, `crate::learn::data::tools`
+//! and `crate::learn::train` and prints what they report.
 
 use crate::learn::data::{tools, Filter};
+use crate::learn::datagen::{DatagenEvent, DatagenRequest};
 use crate::learn::train::{TrainRequest, WdlScale};
 use clap::Subcommand;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// `patina datagen`'s arguments.
+#[derive(clap::Args)]
+pub struct DatagenArgs {
+    /// Games the output file should hold at the end (games already in it count).
+    #[arg(long)]
+    games: u64,
+    /// Nodes searched per move [default: 5000, or the value recorded in FILE.progress].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// Worker threads, each playing whole games.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: u16,
+    /// The data file; FILE.progress beside it records what it holds.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Random seed of the openings [default: the recorded one, else drawn from the clock].
+    #[arg(long)]
+    seed: Option<u64>,
+    /// EPD opening book (random lines plus two random plies) instead of random openings.
+    #[arg(long, value_name = "FILE.epd")]
+    book: Option<PathBuf>,
+    /// Syzygy folders (as the SyzygyPath option): a game reaching a table position ends
+    /// with the table's result [default: the recorded one, else none].
+    #[arg(long, value_name = "PATH")]
+    syzygy: Option<String>,
+}
 
 /// `patina data VERB`.
 #[derive(Subcommand)]
@@ -141,13 +172,75 @@ pub struct TrainArgs {
     mirror: bool,
 }
 
+/// Runs datagen with Ctrl-C (and SIGTERM) wired to a clean stop; progress goes to stderr.
+pub fn datagen(args: DatagenArgs) -> ExitCode {
+    let request = DatagenRequest {
+        out: args.out,
+        games: args.games,
+        threads: args.threads as usize,
+        seed: args.seed,
+        nodes: args.nodes,
+        book: args.book,
+        syzygy: args.syzygy,
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let handler_stop = Arc::clone(&stop);
+    let installed = ctrlc::set_handler(move || {
+        if handler_stop.swap(true, Ordering::Relaxed) {
+            eprintln!("datagen: second interrupt, exiting now; the unfinished games are replayed on resume");
+            std::process::exit(130);
+        }
+        eprintln!("datagen: interrupt, finishing the games in progress (interrupt again to quit at once)");
+    });
+    if let Err(error) = installed {
+        eprintln!("datagen: cannot catch Ctrl-C ({error}); an interrupt loses only unfinished games");
+    }
+    let outcome = crate::learn::datagen::run(&request, &stop, |event| match event {
+        DatagenEvent::Started { seed, nodes, book, syzygy, first_game, games } => eprintln!(
+            "datagen: seed {seed}, {nodes} nodes per move, book {}, tablebases {}, games \
+             {first_game}..{games} into {}",
+            book.as_deref().unwrap_or("none"),
+            syzygy.as_deref().unwrap_or("none"),
+            request.out.display()
+        ),
+        DatagenEvent::Progress(progress) => eprintln!("datagen: {progress}"),
+        DatagenEvent::TablebaseMiss { game, miss } => eprintln!(
+            "datagen: warning: game {game}: {miss}; the game is played on without the table's \
+             result (further misses are counted on the progress line)"
+        ),
+    });
+    match outcome {
+        Ok(progress) if progress.run_games == 0 && progress.games_done >= progress.games_total => {
+            eprintln!("datagen: {} already holds {} games", request.out.display(), progress.games_done);
+            ExitCode::SUCCESS
+        }
+        Ok(progress) => {
+            eprintln!(
+                "datagen: {progress}  ({} games this run in {:.1} s)",
+                progress.run_games,
+                progress.elapsed.as_secs_f64()
+            );
+            if stop.load(Ordering::Relaxed) && progress.games_done < progress.games_total {
+                eprintln!("datagen: stopped; run the same command again to continue");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("patina: datagen: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 /// Prints to stdout, ignoring a closed pipe (`patina data stats FILE | head`).
 fn show(text: &str) {
     use std::io::Write;
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
 }
 
-fn finish(verb: &str, outcome: Result<(), String>) -> ExitCode {
+/// The exit code of a verb's outcome, its error (whatever type: each names what is at fault)
+/// on stderr after `patina: VERB:`.
+fn finish<E: std::fmt::Display>(verb: &str, outcome: Result<(), E>) -> ExitCode {
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {

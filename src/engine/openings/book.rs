@@ -7,8 +7,29 @@
 //! with the line number and the offending text rather than halfway through a long run.
 
 use super::OpeningError;
-use crate::position::Position;
+use crate::position::{Position, PositionError};
+use std::fmt;
 use std::path::{Path, PathBuf};
+
+/// Why a book line is not a position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BookLineError {
+    /// The line has fewer than the four FEN fields every EPD line starts with; the line.
+    TooFewFields(String),
+    /// The fields do not make a valid position.
+    Position(PositionError),
+}
+
+impl fmt::Display for BookLineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BookLineError::TooFewFields(line) => write!(f, "expected at least four FEN fields, got '{line}'"),
+            BookLineError::Position(error) => write!(f, "{error}"),
+        }
+    }
+}
+
+impl std::error::Error for BookLineError {}
 
 /// A loaded, validated book: each entry is a complete six-field FEN.
 #[derive(Debug, Clone)]
@@ -35,9 +56,9 @@ impl Book {
                 continue;
             }
             let book_error =
-                |reason: String| OpeningError::Book { path: path.to_path_buf(), line: index + 1, reason };
+                |reason| OpeningError::Book { path: path.to_path_buf(), line: index + 1, reason };
             let fen = fen_of_epd(trimmed).map_err(book_error)?;
-            Position::from_fen(&fen, chess960).map_err(|error| book_error(error.to_string()))?;
+            Position::from_fen(&fen, chess960).map_err(|error| book_error(BookLineError::Position(error)))?;
             fens.push(fen);
         }
         if fens.is_empty() {
@@ -70,10 +91,10 @@ impl Book {
 
 /// The six-field FEN of one EPD line: its first four fields plus its counters, or `0 1` when
 /// the two fields after them are not both counters.
-fn fen_of_epd(line: &str) -> Result<String, String> {
+fn fen_of_epd(line: &str) -> Result<String, BookLineError> {
     let fields: Vec<&str> = line.split_whitespace().collect();
     if fields.len() < 4 {
-        return Err(format!("expected at least four FEN fields, got '{line}'"));
+        return Err(BookLineError::TooFewFields(line.to_string()));
     }
     let counters = match (fields.get(4), fields.get(5)) {
         (Some(half), Some(full)) if half.parse::<u32>().is_ok() && full.parse::<u32>().is_ok() => {

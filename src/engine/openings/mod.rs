@@ -10,7 +10,7 @@
 
 mod book;
 
-pub use book::Book;
+pub use book::{Book, BookLineError};
 
 use crate::engine;
 use crate::position::Position;
@@ -40,7 +40,7 @@ pub enum OpeningError {
         /// The line, counting from 1.
         line: usize,
         /// What is wrong with it.
-        reason: String,
+        reason: BookLineError,
     },
     /// The book at this path holds no position.
     EmptyBook(PathBuf),

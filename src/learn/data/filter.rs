@@ -40,9 +40,33 @@ impl Filter {
     }
 }
 
+/// A filter list item that is not one of the accepted ones.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FilterError {
+    /// A word that names no filter.
+    Unknown(String),
+    /// `early=N` whose `N` is not a ply count 0..255; the whole item.
+    BadPlies(String),
+}
+
+impl fmt::Display for FilterError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FilterError::Unknown(item) => {
+                write!(f, "unknown filter '{item}' (accepted: none, check, noisy, mate, early=N)")
+            }
+            FilterError::BadPlies(item) => {
+                write!(f, "filter '{item}': N must be a number of plies from 0 to 255")
+            }
+        }
+    }
+}
+
+impl std::error::Error for FilterError {}
+
 impl FromStr for Filter {
-    type Err = String;
-    fn from_str(text: &str) -> Result<Filter, String> {
+    type Err = FilterError;
+    fn from_str(text: &str) -> Result<Filter, FilterError> {
         let mut filter = Filter::NONE;
         for item in text.split(',').map(str::trim).filter(|item| !item.is_empty()) {
             match item {
@@ -51,12 +75,9 @@ impl FromStr for Filter {
                 "noisy" => filter.drop_noisy = true,
                 "mate" => filter.drop_mates = true,
                 _ => {
-                    let plies = item.strip_prefix("early=").ok_or_else(|| {
-                        format!("unknown filter '{item}' (accepted: none, check, noisy, mate, early=N)")
-                    })?;
-                    filter.min_ply = plies
-                        .parse()
-                        .map_err(|_| format!("filter '{item}': N must be a number of plies from 0 to 255"))?;
+                    let plies =
+                        item.strip_prefix("early=").ok_or_else(|| FilterError::Unknown(item.to_string()))?;
+                    filter.min_ply = plies.parse().map_err(|_| FilterError::BadPlies(item.to_string()))?;
                 }
             }
         }
@@ -91,7 +112,7 @@ mod tests {
         assert_eq!(filter.to_string(), "check,mate,early=8");
         assert_eq!("none".parse::<Filter>().unwrap(), Filter::NONE);
         assert_eq!(Filter::TRAINING.to_string(), "check,noisy,mate");
-        assert!("checks".parse::<Filter>().unwrap_err().contains("unknown filter 'checks'"));
-        assert!("early=x".parse::<Filter>().is_err());
+        assert!("checks".parse::<Filter>().unwrap_err().to_string().contains("unknown filter 'checks'"));
+        assert_eq!("early=x".parse::<Filter>(), Err(FilterError::BadPlies("early=x".into())));
     }
 }

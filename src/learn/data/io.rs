@@ -1,5 +1,5 @@
-//! Files of records: a streaming reader that checks each record and applies a filter, a
-//! buffered writer, and the parser of the older text lines (`FEN | score | result`) that
+//! Files of records: which format a file name means (`DataFormat`), a streaming reader that
+//! checks each record and applies a filter, a buffered writer, and the parser of the older text lines (`FEN | score | result`) that
 //! `patina data convert` turns into records.
 //!
 //! A file is a bare sequence of 32-byte records, no header, so files concatenate with `cat`
@@ -10,9 +10,29 @@ use super::format::{PackedPosition, RecordError, RECORD_BYTES};
 use super::Filter;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, FromSetup};
+use std::fmt;
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
+
+/// What a data file holds, chosen by its name: datagen writes, and the tools read, by it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DataFormat {
+    /// 32-byte records of every searched position: any name but `*.txt`.
+    Records,
+    /// `FEN | score | result` lines of the quiet positions: `*.txt`.
+    Text,
+}
+
+impl DataFormat {
+    /// The format a file of this name holds: `Text` for a `.txt` extension (any case).
+    pub fn of(path: &Path) -> DataFormat {
+        match path.extension().and_then(|ext| ext.to_str()) {
+            Some(ext) if ext.eq_ignore_ascii_case("txt") => DataFormat::Text,
+            _ => DataFormat::Records,
+        }
+    }
+}
 
 /// Reads records in file order, passing those the filter accepts.
 pub struct RecordReader {
@@ -167,25 +187,67 @@ pub struct TextLine {
     pub result_halves: u8,
 }
 
+/// Why a text line is not `FEN | score | result`; each names the offending field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TextLineError {
+    /// The line splits into this many `|`-separated fields, not three.
+    FieldCount(usize),
+    /// The FEN does not parse.
+    Fen {
+        /// The FEN field.
+        fen: String,
+        /// What the parser said.
+        reason: String,
+    },
+    /// The FEN parses but is no legal position.
+    Illegal {
+        /// The FEN field.
+        fen: String,
+        /// What is wrong with the position.
+        reason: String,
+    },
+    /// The score field is not an integer.
+    Score(String),
+    /// The result field is not 1.0, 0.5 or 0.0.
+    Result(String),
+}
+
+impl fmt::Display for TextLineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TextLineError::FieldCount(count) => {
+                write!(f, "expected 'FEN | score | result', got {count} fields")
+            }
+            TextLineError::Fen { fen, reason } => write!(f, "invalid FEN '{fen}': {reason}"),
+            TextLineError::Illegal { fen, reason } => write!(f, "illegal position '{fen}': {reason}"),
+            TextLineError::Score(score) => write!(f, "score '{score}' is not an integer"),
+            TextLineError::Result(result) => write!(f, "result '{result}' (accepted: 1.0, 0.5, 0.0)"),
+        }
+    }
+}
+
+impl std::error::Error for TextLineError {}
+
 /// Parses `FEN | score | result`; `Ok(None)` for a blank or `#` comment line.
-pub fn read_text_line(line: &str) -> Result<Option<TextLine>, String> {
+pub fn read_text_line(line: &str) -> Result<Option<TextLine>, TextLineError> {
     let line = line.trim();
     if line.is_empty() || line.starts_with('#') {
         return Ok(None);
     }
     let fields: Vec<&str> = line.split('|').map(str::trim).collect();
     let [fen, score, result] = fields[..] else {
-        return Err(format!("expected 'FEN | score | result', got {} fields", fields.len()));
+        return Err(TextLineError::FieldCount(fields.len()));
     };
-    let parsed: Fen = fen.parse().map_err(|e| format!("invalid FEN '{fen}': {e}"))?;
+    let parsed: Fen =
+        fen.parse().map_err(|e| TextLineError::Fen { fen: fen.to_string(), reason: format!("{e}") })?;
     let board = Chess::from_setup(parsed.into_setup(), CastlingMode::Chess960)
-        .map_err(|e| format!("illegal position '{fen}': {e}"))?;
-    let white_score = score.parse().map_err(|_| format!("score '{score}' is not an integer"))?;
+        .map_err(|e| TextLineError::Illegal { fen: fen.to_string(), reason: format!("{e}") })?;
+    let white_score = score.parse().map_err(|_| TextLineError::Score(score.to_string()))?;
     let result_halves = match result {
         "1.0" | "1" => 2,
         "0.5" => 1,
         "0.0" | "0" => 0,
-        _ => return Err(format!("result '{result}' (accepted: 1.0, 0.5, 0.0)")),
+        _ => return Err(TextLineError::Result(result.to_string())),
     };
     Ok(Some(TextLine { board, white_score, result_halves }))
 }
@@ -202,8 +264,13 @@ mod tests {
         assert!(read_text_line("# comment").unwrap().is_none());
         assert!(read_text_line("8/8/8/8/8/8/8/8 w - - 0 1 | 0 | 0.5")
             .unwrap_err()
+            .to_string()
             .contains("illegal position"));
-        assert!(read_text_line("8/8/4k3/8/8/3BK3/8/8 w - - 0 1 | 0 | 2").unwrap_err().contains("result '2'"));
+        assert_eq!(
+            read_text_line("8/8/4k3/8/8/3BK3/8/8 w - - 0 1 | 0 | 2").unwrap_err().to_string(),
+            "result '2' (accepted: 1.0, 0.5, 0.0)"
+        );
+        assert_eq!(read_text_line("a | b").unwrap_err(), TextLineError::FieldCount(2));
     }
 
     #[test]

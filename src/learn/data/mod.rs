@@ -19,18 +19,21 @@
 //!
 //! `format.rs` packs and unpacks a record, `io.rs` reads and writes files of them (and the text
 //! lines of the older datagen format), `filter.rs` decides which records a reader passes on,
-//! `results.rs` counts how games ended by material and score, and `tools.rs` holds the
-//! `patina data` verbs.
+//! `results.rs` counts how games ended by material and score, `sidecar.rs` reads and writes the
+//! `FILE.progress` record of how a datagen file was made, and `tools.rs` holds the `patina data`
+//! verbs.
 
 mod filter;
 mod format;
 mod io;
 pub mod results;
+mod sidecar;
 pub mod tools;
 
-pub use filter::Filter;
+pub use filter::{Filter, FilterError};
 pub use format::{DataResult, GamePlace, PackedPosition, RecordError, SearchLabel, MATE_SCORE, RECORD_BYTES};
-pub use io::{read_all, read_text_line, RecordReader, RecordWriter};
+pub use io::{read_all, read_text_line, DataFormat, RecordReader, RecordWriter, TextLineError};
+pub use sidecar::{recorded_checkpoint, sidecar_path, Checkpoint, SidecarError};
 
 /// Records made from FENs and positions, for other modules' tests.
 #[cfg(test)]

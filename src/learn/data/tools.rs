@@ -8,15 +8,62 @@
 //! out whole games then holds out single positions, which is all a shuffled file still allows.
 //! `interleave` keeps games whole, so shuffle only what no trainer will split by games.
 
-use super::format::{DataResult, GamePlace, PackedPosition, SearchLabel};
-use super::io::{read_text_line, RecordReader, RecordWriter};
+use super::format::{DataResult, GamePlace, PackedPosition, RecordError, SearchLabel};
+use super::io::{read_text_line, RecordReader, RecordWriter, TextLineError};
 use super::results::{BigTable, LevelTable};
 use super::Filter;
 use crate::rng::Rng;
 use shakmaty::{Color, Position as _};
 use std::fmt;
-use std::io::{BufRead, BufReader};
+use std::io::{self, BufRead, BufReader};
 use std::path::{Path, PathBuf};
+
+/// Why a `patina data` verb stopped; each names the file at fault.
+#[derive(Debug)]
+pub enum DataToolError {
+    /// A record file could not be opened, read, created or written: the reader's or writer's
+    /// error, which names the file.
+    Records(io::Error),
+    /// A text file could not be read, or the output not written.
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the OS said.
+        error: io::Error,
+    },
+    /// A text line's position does not fit a record (more than 32 pieces).
+    Pack {
+        /// The text file.
+        path: PathBuf,
+        /// The line, counting from 1.
+        line: u64,
+        /// Why it does not fit.
+        error: RecordError,
+    },
+}
+
+impl fmt::Display for DataToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DataToolError::Records(error) => write!(f, "{error}"),
+            DataToolError::Io { path, error } => write!(f, "{}: {error}", path.display()),
+            DataToolError::Pack { path, line, error } => write!(f, "{} line {line}: {error}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for DataToolError {}
+
+impl From<io::Error> for DataToolError {
+    fn from(error: io::Error) -> DataToolError {
+        DataToolError::Records(error)
+    }
+}
+
+/// Wraps an error of writing or reading `path` (one whose message does not name it).
+fn io_error(path: &Path) -> impl Fn(io::Error) -> DataToolError + '_ {
+    move |error| DataToolError::Io { path: path.to_path_buf(), error }
+}
 
 /// What `convert` did.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -29,34 +76,51 @@ pub struct ConvertReport {
     pub games: u64,
     /// Lines that were not valid data (skipped).
     pub bad_lines: u64,
-    /// Why the first five bad lines were refused, each with its file and line number.
-    pub first_errors: Vec<String>,
+    /// Why the first five bad lines were refused.
+    pub first_errors: Vec<BadLine>,
+}
+
+/// A text line `convert` skipped, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadLine {
+    /// The text file.
+    pub path: PathBuf,
+    /// The line, counting from 1.
+    pub line: u64,
+    /// What is wrong with it.
+    pub error: TextLineError,
+}
+
+impl fmt::Display for BadLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} line {}: {}", self.path.display(), self.line, self.error)
+    }
 }
 
 /// Converts `FEN | score | result` files into one record file. Game starts are inferred as
 /// `patina tune` does (a new file, a lower move number or another result than the line
 /// before); a record's ply counts from its game's first kept line.
-pub fn convert(inputs: &[PathBuf], out: &Path) -> Result<ConvertReport, String> {
-    let mut writer = RecordWriter::create(out).map_err(|e| e.to_string())?;
+pub fn convert(inputs: &[PathBuf], out: &Path) -> Result<ConvertReport, DataToolError> {
+    let mut writer = RecordWriter::create(out)?;
     let mut report = ConvertReport::default();
     for input in inputs {
-        let file = std::fs::File::open(input).map_err(|e| format!("{}: {e}", input.display()))?;
+        let file = std::fs::File::open(input).map_err(io_error(input))?;
         // (fullmove, result, first ply index) of the game the last line belonged to.
         let mut game: Option<(u32, u8, u32)> = None;
         for (number, line) in BufReader::new(file).lines().enumerate() {
-            let line = line.map_err(|e| format!("{}: {e}", input.display()))?;
+            let line = line.map_err(io_error(input))?;
             report.lines += 1;
             let parsed = match read_text_line(&line) {
                 Ok(Some(parsed)) => parsed,
                 Ok(None) => continue,
-                Err(reason) => {
+                Err(error) => {
                     report.bad_lines += 1;
                     if report.first_errors.len() < 5 {
-                        report.first_errors.push(format!(
-                            "{} line {}: {reason}",
-                            input.display(),
-                            number + 1
-                        ));
+                        report.first_errors.push(BadLine {
+                            path: input.clone(),
+                            line: number as u64 + 1,
+                            error,
+                        });
                     }
                     continue;
                 }
@@ -84,12 +148,16 @@ pub fn convert(inputs: &[PathBuf], out: &Path) -> Result<ConvertReport, String> 
                 best_is_capture: false,
                 best_is_promotion: false,
             };
-            let record = PackedPosition::pack(board, label, place).map_err(|e| e.to_string())?;
-            writer.write(&record).map_err(|e| format!("{}: {e}", out.display()))?;
+            let record = PackedPosition::pack(board, label, place).map_err(|error| DataToolError::Pack {
+                path: input.clone(),
+                line: number as u64 + 1,
+                error,
+            })?;
+            writer.write(&record).map_err(io_error(out))?;
         }
     }
     report.records = writer.written;
-    writer.finish().map_err(|e| format!("{}: {e}", out.display()))?;
+    writer.finish().map_err(io_error(out))?;
     Ok(report)
 }
 
@@ -120,11 +188,11 @@ pub struct Stats {
 }
 
 /// Reads every file through `filter` and counts.
-pub fn stats(inputs: &[PathBuf], filter: Filter) -> Result<Stats, String> {
+pub fn stats(inputs: &[PathBuf], filter: Filter) -> Result<Stats, DataToolError> {
     let mut stats = Stats::default();
     for input in inputs {
-        let mut reader = RecordReader::open(input, filter).map_err(|e| e.to_string())?;
-        while let Some(game) = reader.next_game().map_err(|e| e.to_string())? {
+        let mut reader = RecordReader::open(input, filter)?;
+        while let Some(game) = reader.next_game()? {
             stats.games += 1;
             for record in &game {
                 stats.add(record);
@@ -220,11 +288,11 @@ fn bar(count: u64, whole: u64) -> String {
 }
 
 /// Reads every file through `filter` into both tables of `results.rs`.
-pub fn results(inputs: &[PathBuf], filter: Filter) -> Result<(LevelTable, BigTable), String> {
+pub fn results(inputs: &[PathBuf], filter: Filter) -> Result<(LevelTable, BigTable), DataToolError> {
     let (mut level, mut big) = (LevelTable::default(), BigTable::default());
     for input in inputs {
-        let mut reader = RecordReader::open(input, filter).map_err(|e| e.to_string())?;
-        while let Some(record) = reader.next_record().map_err(|e| e.to_string())? {
+        let mut reader = RecordReader::open(input, filter)?;
+        while let Some(record) = reader.next_record()? {
             level.add(&record);
             big.add(&record);
         }
@@ -233,32 +301,30 @@ pub fn results(inputs: &[PathBuf], filter: Filter) -> Result<(LevelTable, BigTab
 }
 
 /// Writes every accepted record of `inputs` to `out` in a random order drawn from `seed`.
-pub fn shuffle(inputs: &[PathBuf], out: &Path, seed: u64, filter: Filter) -> Result<u64, String> {
+pub fn shuffle(inputs: &[PathBuf], out: &Path, seed: u64, filter: Filter) -> Result<u64, DataToolError> {
     let mut records = Vec::new();
     for input in inputs {
-        records.extend(super::read_all(input, filter).map_err(|e| e.to_string())?);
+        records.extend(super::read_all(input, filter)?);
     }
     let mut rng = Rng::new(seed);
     for index in (1..records.len()).rev() {
         records.swap(index, rng.below(index + 1));
     }
-    let mut writer = RecordWriter::create(out).map_err(|e| e.to_string())?;
+    let mut writer = RecordWriter::create(out)?;
     for record in &mut records {
         record.set_game_start(true);
-        writer.write(record).map_err(|e| format!("{}: {e}", out.display()))?;
+        writer.write(record).map_err(io_error(out))?;
     }
-    writer.finish().map_err(|e| format!("{}: {e}", out.display()))?;
+    writer.finish().map_err(io_error(out))?;
     Ok(records.len() as u64)
 }
 
 /// Merges the games of `inputs` into `out`: each next game comes from a file drawn at random,
 /// weighted by the records it has left, so the files mix evenly from start to end.
-pub fn interleave(inputs: &[PathBuf], out: &Path, seed: u64, filter: Filter) -> Result<u64, String> {
-    let mut readers = inputs
-        .iter()
-        .map(|input| RecordReader::open(input, filter).map_err(|e| e.to_string()))
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut writer = RecordWriter::create(out).map_err(|e| e.to_string())?;
+pub fn interleave(inputs: &[PathBuf], out: &Path, seed: u64, filter: Filter) -> Result<u64, DataToolError> {
+    let mut readers =
+        inputs.iter().map(|input| RecordReader::open(input, filter)).collect::<Result<Vec<_>, _>>()?;
+    let mut writer = RecordWriter::create(out)?;
     let mut rng = Rng::new(seed);
     loop {
         let left: u64 = readers.iter().map(RecordReader::remaining).sum();
@@ -278,14 +344,14 @@ pub fn interleave(inputs: &[PathBuf], out: &Path, seed: u64, filter: Filter) -> 
                 }
             })
             .expect("a file with records left");
-        if let Some(game) = readers[index].next_game().map_err(|e| e.to_string())? {
+        if let Some(game) = readers[index].next_game()? {
             for record in &game {
-                writer.write(record).map_err(|e| format!("{}: {e}", out.display()))?;
+                writer.write(record).map_err(io_error(out))?;
             }
         }
     }
     let written = writer.written;
-    writer.finish().map_err(|e| format!("{}: {e}", out.display()))?;
+    writer.finish().map_err(io_error(out))?;
     Ok(written)
 }
 
@@ -315,7 +381,7 @@ rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1 | -5 | 1.0
         let bin = dir.join("a.bin");
         let report = convert(std::slice::from_ref(&text), &bin).unwrap();
         assert_eq!((report.records, report.games, report.bad_lines), (3, 2, 1));
-        assert!(report.first_errors[0].contains("line 3"), "{:?}", report.first_errors);
+        assert!(report.first_errors[0].to_string().contains("a.txt line 3: "), "{:?}", report.first_errors);
         let records = read_all(&bin, Filter::NONE).unwrap();
         assert_eq!(records[1].ply(), 1);
         assert!(records[0].is_game_start() && !records[1].is_game_start() && records[2].is_game_start());

@@ -22,33 +22,14 @@ mod runner;
 
 pub use crate::engine::openings::{genfens, Book, OpeningError, OpeningSource};
 pub use game::{GameRecord, GameResult};
-pub use progress::{recorded_checkpoint, sidecar_path, Checkpoint};
 pub use runner::run;
 
-use crate::tablebase::ProbeMiss;
+use crate::learn::data::{sidecar_path, SidecarError};
+use crate::tablebase::{ProbeMiss, TablebaseError};
 use crate::tt::AllocationError;
 use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
-
-/// How games are written, chosen by the output file's name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DataFormat {
-    /// 32-byte records of every searched position (`data`): any name but `*.txt`.
-    Records,
-    /// `FEN | score | result` lines of the quiet positions: `*.txt`.
-    Text,
-}
-
-impl DataFormat {
-    /// The format a file of this name holds: `Text` for a `.txt` extension (any case).
-    pub fn of(path: &std::path::Path) -> DataFormat {
-        match path.extension().and_then(|ext| ext.to_str()) {
-            Some(ext) if ext.eq_ignore_ascii_case("txt") => DataFormat::Text,
-            _ => DataFormat::Records,
-        }
-    }
-}
 
 /// Nodes searched per move when neither the command nor the sidecar says.
 pub const DEFAULT_NODES: u64 = 5000;
@@ -86,12 +67,23 @@ pub enum DatagenError {
         /// What the OS said.
         error: std::io::Error,
     },
-    /// The sidecar cannot be parsed, or records more bytes than the data file holds.
+    /// The sidecar cannot be parsed.
     Progress {
         /// The sidecar.
         path: PathBuf,
-        /// What is wrong.
-        reason: String,
+        /// What is wrong with it.
+        reason: SidecarError,
+    },
+    /// The sidecar records more bytes than the data file holds (the file was cut or replaced).
+    ShortData {
+        /// The sidecar.
+        sidecar: PathBuf,
+        /// The bytes it records.
+        recorded: u64,
+        /// The data file.
+        out: PathBuf,
+        /// The bytes the data file holds.
+        length: u64,
     },
     /// A setting given to resume a run differs from the one the sidecar records.
     Mismatch {
@@ -113,7 +105,7 @@ pub enum DatagenError {
         /// The `--syzygy` value.
         path: String,
         /// Why they could not.
-        reason: String,
+        reason: TablebaseError,
     },
     /// The OS refused a worker thread.
     Thread(std::io::Error),
@@ -130,6 +122,12 @@ impl fmt::Display for DatagenError {
             DatagenError::Progress { path, reason } => {
                 write!(f, "progress file {}: {reason}", path.display())
             }
+            DatagenError::ShortData { sidecar, recorded, out, length } => write!(
+                f,
+                "progress file {}: records {recorded} bytes but {} has only {length}",
+                sidecar.display(),
+                out.display()
+            ),
             DatagenError::Mismatch { path, field, stored, given } => write!(
                 f,
                 "{} records {field} '{stored}' but '{given}' was given; resume with the same {field} \

@@ -1,6 +1,7 @@
 //! The output file and its `FILE.progress` sidecar, which make a run resumable and crash-safe.
 //!
-//! The data file holds nothing but data lines. The sidecar records how many games the file holds,
+//! The data file holds nothing but data lines. The sidecar (its text: `learn::data::sidecar`)
+//! records how many games the file holds,
 //! how many bytes and positions they take, and the settings that produced them (seed, nodes,
 //! book, tablebases). Each finished game is appended with a single write, synced, and only then
 //! recorded in the sidecar (written to `FILE.progress.tmp` and renamed over the old one, so it is
@@ -10,90 +11,10 @@
 //! written in a single run.
 
 use super::{DatagenError, DatagenRequest, DEFAULT_NODES};
+use crate::learn::data::{sidecar_path, Checkpoint};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-
-/// What the sidecar records.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Checkpoint {
-    /// Whole games the data file holds.
-    pub games: u64,
-    /// Positions (records or text lines) those games take.
-    pub positions: u64,
-    /// Bytes those games take; anything after them is cut off on resuming.
-    pub bytes: u64,
-    /// Seed of the openings.
-    pub seed: u64,
-    /// Nodes searched per move.
-    pub nodes: u64,
-    /// The `--book` argument as given, if any.
-    pub book: Option<String>,
-    /// The `--syzygy` argument as given, if any.
-    pub syzygy: Option<String>,
-}
-
-impl Checkpoint {
-    fn to_text(&self) -> String {
-        let mut text = format!(
-            "# patina datagen progress: what the data file beside it holds; do not edit\ngames {}\n\
-             positions {}\nbytes {}\nseed {}\nnodes {}\n",
-            self.games, self.positions, self.bytes, self.seed, self.nodes
-        );
-        if let Some(book) = &self.book {
-            text.push_str(&format!("book {book}\n"));
-        }
-        if let Some(syzygy) = &self.syzygy {
-            text.push_str(&format!("syzygy {syzygy}\n"));
-        }
-        text
-    }
-
-    fn parse(text: &str) -> Result<Checkpoint, String> {
-        let mut values: [Option<u64>; 5] = [None; 5];
-        const KEYS: [&str; 5] = ["games", "positions", "bytes", "seed", "nodes"];
-        let (mut book, mut syzygy) = (None, None);
-        for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
-            let (key, value) = line.split_once(' ').unwrap_or((line, ""));
-            match key {
-                "book" => book = Some(value.trim().to_string()),
-                "syzygy" => syzygy = Some(value.trim().to_string()),
-                _ => {
-                    let slot = KEYS.iter().position(|&k| k == key).ok_or(format!("unknown entry '{key}'"))?;
-                    let number = value
-                        .trim()
-                        .parse()
-                        .map_err(|_| format!("'{key}' needs an integer, got '{value}'"))?;
-                    values[slot] = Some(number);
-                }
-            }
-        }
-        let get = |slot: usize| values[slot].ok_or(format!("missing entry '{}'", KEYS[slot]));
-        Ok(Checkpoint {
-            games: get(0)?,
-            positions: get(1)?,
-            bytes: get(2)?,
-            seed: get(3)?,
-            nodes: get(4)?,
-            book,
-            syzygy,
-        })
-    }
-}
-
-/// `FILE.progress` beside `FILE`.
-pub fn sidecar_path(out: &Path) -> PathBuf {
-    let mut name = out.as_os_str().to_owned();
-    name.push(".progress");
-    PathBuf::from(name)
-}
-
-/// What the sidecar beside the data file `out` records, if it has a readable one: which seed,
-/// node budget, book and tablebases made the data (`patina wdl-fit` names them in its output).
-pub fn recorded_checkpoint(out: &Path) -> Option<Checkpoint> {
-    let text = std::fs::read_to_string(sidecar_path(out)).ok()?;
-    Checkpoint::parse(&text).ok()
-}
 
 /// The data file, open for appending, and its checkpoint.
 pub struct Output {
@@ -214,9 +135,11 @@ fn agree(
         (_, _, _, Some(syzygy)) if Some(syzygy) != stored.syzygy.as_ref() => {
             Err(mismatch("syzygy", stored.syzygy.clone().unwrap_or_else(|| "none".into()), syzygy.clone()))
         }
-        _ if length < stored.bytes => Err(DatagenError::Progress {
-            path: sidecar.to_path_buf(),
-            reason: format!("records {} bytes but {} has only {length}", stored.bytes, request.out.display()),
+        _ if length < stored.bytes => Err(DatagenError::ShortData {
+            sidecar: sidecar.to_path_buf(),
+            recorded: stored.bytes,
+            out: request.out.clone(),
+            length,
         }),
         _ => Ok(stored),
     }
@@ -242,24 +165,6 @@ mod tests {
             book: None,
             syzygy: None,
         }
-    }
-
-    #[test]
-    fn checkpoint_text_round_trips() {
-        let checkpoint = Checkpoint {
-            games: 3,
-            positions: 250,
-            bytes: 9000,
-            seed: 7,
-            nodes: 5000,
-            book: Some("a b.epd".into()),
-            syzygy: Some("/tables/345:/tables/6".into()),
-        };
-        let text = checkpoint.to_text();
-        assert_eq!(Checkpoint::parse(&text).unwrap(), checkpoint);
-        assert!(Checkpoint::parse("games 1\n").unwrap_err().contains("'positions'"));
-        assert!(Checkpoint::parse("games x\n").unwrap_err().contains("'x'"));
-        assert!(Checkpoint::parse("colour blue\n").unwrap_err().contains("'colour'"));
     }
 
     #[test]

@@ -8,8 +8,9 @@
 
 use super::game::{self, GameRecord};
 use super::progress::Output;
-use super::{DataFormat, DatagenError, DatagenEvent, DatagenRequest, Progress};
+use super::{DatagenError, DatagenEvent, DatagenRequest, Progress};
 use crate::engine::openings::{self as opening, Book, OpeningError, OpeningSource};
+use crate::learn::data::DataFormat;
 use crate::rng::Rng;
 use crate::tablebase::{ProbeMiss, Tablebases};
 use crate::tt::TranspositionTable;

@@ -26,7 +26,7 @@ mod train;
 
 pub use data::{read_data_line, DataLine, Dataset, FileCounts, NO_POSITIONS};
 pub use model::sigmoid;
-pub use output::{parse, render, Header};
+pub use output::{parse, render, Header, WeightsFileError};
 pub use split::SplitSizes;
 pub use train::Losses;
 
@@ -91,7 +91,7 @@ pub enum TuneError {
         /// The `--init` file.
         path: PathBuf,
         /// What is wrong with it.
-        reason: String,
+        reason: WeightsFileError,
     },
     /// The data files held no valid position.
     NoPositions,

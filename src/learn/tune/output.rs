@@ -8,7 +8,7 @@
 use super::{Losses, SplitSizes};
 use crate::eval::params::{EvalParams, BLOCKS, PARAM_COUNT, PSQT};
 use crate::eval::s;
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 use std::path::PathBuf;
 
 /// What the header records about the run: every setting, so it can be run again.
@@ -141,8 +141,37 @@ fn write_row(text: &mut String, values: &[crate::eval::Tapered]) {
     let _ = writeln!(text, "        {}", cells.join(" "));
 }
 
+/// Why a file is not a weights file this build can read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WeightsFileError {
+    /// An `s(...)` cell that is not two integers.
+    BadCell {
+        /// The line, counting from 1.
+        line: usize,
+        /// What stood between the parentheses.
+        cell: String,
+    },
+    /// The file holds this many values; the layout (`PARAM_COUNT`) has another number.
+    WrongCount(usize),
+}
+
+impl fmt::Display for WeightsFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WeightsFileError::BadCell { line, cell } => {
+                write!(f, "line {line}: 's({cell})' is not s(<int>, <int>)")
+            }
+            WeightsFileError::WrongCount(count) => {
+                write!(f, "{count} values where the layout has {PARAM_COUNT}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for WeightsFileError {}
+
 /// Reads back a file `render` wrote: every `s(mg, eg)` outside comments, in order.
-pub fn parse(text: &str) -> Result<EvalParams, String> {
+pub fn parse(text: &str) -> Result<EvalParams, WeightsFileError> {
     let mut values = Vec::with_capacity(PARAM_COUNT);
     for (number, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -156,14 +185,13 @@ pub fn parse(text: &str) -> Result<EvalParams, String> {
                 [mg, eg] => mg.parse::<i32>().ok().zip(eg.parse::<i32>().ok()),
                 _ => None,
             };
-            let (mg, eg) =
-                parsed.ok_or_else(|| format!("line {}: 's({inner})' is not s(<int>, <int>)", number + 1))?;
+            let (mg, eg) = parsed
+                .ok_or_else(|| WeightsFileError::BadCell { line: number + 1, cell: inner.to_string() })?;
             values.push(s(mg, eg));
         }
     }
-    let values: [_; PARAM_COUNT] = values
-        .try_into()
-        .map_err(|v: Vec<_>| format!("{} values where the layout has {PARAM_COUNT}", v.len()))?;
+    let values: [_; PARAM_COUNT] =
+        values.try_into().map_err(|v: Vec<_>| WeightsFileError::WrongCount(v.len()))?;
     Ok(EvalParams { values })
 }
 
@@ -206,7 +234,7 @@ mod tests {
         );
         assert!(text.contains("        // PSQT knight, rank 8 first\n        s( -60,  -50), s( -40,  -40),"));
         assert_eq!(parse(&text), Ok(HAND_SET));
-        assert!(parse("EvalParams { values: [s(1, 2)] }").unwrap_err().contains("1 values"));
-        assert!(parse("s(1, x)").unwrap_err().contains("line 1"));
+        assert_eq!(parse("EvalParams { values: [s(1, 2)] }"), Err(WeightsFileError::WrongCount(1)));
+        assert_eq!(parse("s(1, x)").unwrap_err().to_string(), "line 1: 's(1, x)' is not s(<int>, <int>)");
     }
 }

@@ -1,6 +1,8 @@
 //! Tests of `fit`.
 
+use super::newton::solve_positive_definite;
 use super::*;
+use crate::wdl::MATERIAL_MAX;
 
 /// Positions drawn from `model` itself, deterministically: `per_cell` results per
 /// (material, score) in the proportions the model gives.

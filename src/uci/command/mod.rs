@@ -1,10 +1,16 @@
 //! Parsing UCI input lines into `Command`s. Pure: no engine state, no output.
 //!
 //! Every error is a `ParseError` naming the command, the offending token and what is accepted,
-//! e.g. `go: 'wtime' must be an integer, got 'abc'`.
+//! e.g. `go: 'wtime' must be an integer, got 'abc'` (`error.rs`). `go`, the command with the
+//! most parameters, has its own file (`go.rs`); the others are parsed here.
 
-use crate::engine::GoClocks;
-use std::fmt;
+mod error;
+mod go;
+
+pub use error::ParseError;
+pub use go::GoParams;
+
+use go::parse_go;
 
 /// Where a `position` command starts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -13,28 +19,6 @@ pub enum PositionStart {
     StartPos,
     /// `fen <FEN>`: the FEN's fields joined by single spaces, not yet validated.
     Fen(String),
-}
-
-/// Parameters of `go`, as sent (times in milliseconds). The clocks go to the engine as they
-/// are.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct GoParams {
-    /// `wtime`, `btime`, `winc`, `binc`, `movestogo` and `movetime`.
-    pub clocks: GoClocks,
-    /// `depth`: the deepest iteration, in plies (never negative).
-    pub depth: Option<i32>,
-    /// `nodes`: the node budget.
-    pub nodes: Option<u64>,
-    /// `mate`: look for a mate in this many moves (always positive).
-    pub mate: Option<i32>,
-    /// `infinite`: search until `stop`, whatever else limits it.
-    pub infinite: bool,
-    /// `ponder`: search on the opponent's time until `ponderhit` or `stop`.
-    pub ponder: bool,
-    /// `searchmoves`: the root moves to consider, in UCI notation, not yet checked for legality.
-    pub searchmoves: Vec<String>,
-    /// `go perft N`: count moves instead of searching.
-    pub perft: Option<u32>,
 }
 
 /// `genfens N seed S book <None|FILE>`: OpenBench asks for N opening FENs.
@@ -97,96 +81,10 @@ pub enum Command {
     Empty,
 }
 
-/// A line that could not be understood: which command, which token, and what is accepted.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ParseError {
-    /// The first word names no command.
-    UnknownCommand {
-        /// The word.
-        token: String,
-    },
-    /// A parameter's value is not what it accepts (`go depth abc`, `go mate 0`).
-    BadValue {
-        /// The command (`go`).
-        command: &'static str,
-        /// The parameter (`depth`); empty when the command takes the value directly (`debug`).
-        parameter: &'static str,
-        /// The value as sent.
-        token: String,
-        /// What the parameter accepts (`an integer`).
-        accepted: &'static str,
-    },
-    /// A parameter came without its value (`go wtime` at the end of the line).
-    MissingValue {
-        /// The command.
-        command: &'static str,
-        /// The parameter.
-        parameter: String,
-        /// What should have followed it (`a value`, `a FEN`).
-        accepted: &'static str,
-    },
-    /// A word the command does not take where it stands (`go sideways`).
-    Unexpected {
-        /// The command.
-        command: &'static str,
-        /// The word.
-        token: String,
-        /// What the command accepts there.
-        accepted: &'static str,
-    },
-    /// The line ended before the command was complete (`position`).
-    Incomplete {
-        /// The command.
-        command: &'static str,
-        /// What is missing.
-        accepted: &'static str,
-    },
-}
-
-impl ParseError {
-    /// The command the line started with, when it named one: a malformed `go` still owes a
-    /// `bestmove`, a malformed `position` leaves no position.
-    pub fn command(&self) -> Option<&'static str> {
-        match self {
-            ParseError::UnknownCommand { .. } => None,
-            ParseError::BadValue { command, .. }
-            | ParseError::MissingValue { command, .. }
-            | ParseError::Unexpected { command, .. }
-            | ParseError::Incomplete { command, .. } => Some(command),
-        }
-    }
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ParseError::UnknownCommand { token } => write!(f, "unknown command '{token}'"),
-            ParseError::BadValue { command, parameter: "", token, accepted } => {
-                write!(f, "{command}: expected {accepted}, got '{token}'")
-            }
-            ParseError::BadValue { command, parameter, token, accepted } => {
-                write!(f, "{command}: '{parameter}' must be {accepted}, got '{token}'")
-            }
-            ParseError::MissingValue { command, parameter, accepted } => {
-                write!(f, "{command}: '{parameter}' needs {accepted}")
-            }
-            ParseError::Unexpected { command, token, accepted } => {
-                write!(f, "{command}: unexpected '{token}'; expected {accepted}")
-            }
-            ParseError::Incomplete { command, accepted } => write!(f, "{command}: expected {accepted}"),
-        }
-    }
-}
-
-impl std::error::Error for ParseError {}
-
 /// `genfens`'s usage, what its errors say is accepted.
 const GENFENS_USAGE: &str = "'genfens N [seed S] [book <None|FILE>]'";
 /// `setoption`'s form.
 const SETOPTION_USAGE: &str = "'name <option> [value <value>]'";
-/// The words `go` takes, for its errors.
-const GO_ACCEPTED: &str = "one of wtime, btime, winc, binc, movestogo, depth, nodes, mate, movetime, \
-                           infinite, ponder, searchmoves, perft";
 
 /// Parses one input line.
 pub fn parse(line: &str) -> Result<Command, ParseError> {
@@ -324,98 +222,6 @@ fn parse_position(tokens: &[&str]) -> Result<Command, ParseError> {
     Ok(Command::Position { start, moves })
 }
 
-/// The integer after `go`'s `parameter`.
-fn number<T: std::str::FromStr>(parameter: &'static str, token: Option<&&str>) -> Result<T, ParseError> {
-    match token {
-        Some(raw) => raw.parse().map_err(|_| ParseError::BadValue {
-            command: "go",
-            parameter,
-            token: raw.to_string(),
-            accepted: "an integer",
-        }),
-        None => {
-            let parameter = parameter.to_string();
-            Err(ParseError::MissingValue { command: "go", parameter, accepted: "a value" })
-        }
-    }
-}
-
-const GO_KEYWORDS: [&str; 14] = [
-    "wtime",
-    "btime",
-    "winc",
-    "binc",
-    "movestogo",
-    "depth",
-    "nodes",
-    "mate",
-    "movetime",
-    "infinite",
-    "ponder",
-    "searchmoves",
-    "perft",
-    "",
-];
-
-fn parse_go(tokens: &[&str]) -> Result<GoParams, ParseError> {
-    let mut go = GoParams::default();
-    let mut i = 0;
-    while i < tokens.len() {
-        let key = tokens[i];
-        let value = tokens.get(i + 1);
-        let mut consumed = 2;
-        match key {
-            "wtime" => go.clocks.wtime = Some(number("wtime", value)?),
-            "btime" => go.clocks.btime = Some(number("btime", value)?),
-            "winc" => go.clocks.winc = Some(number("winc", value)?),
-            "binc" => go.clocks.binc = Some(number("binc", value)?),
-            "movestogo" => go.clocks.movestogo = Some(number("movestogo", value)?),
-            "depth" => go.depth = Some(number("depth", value)?),
-            "nodes" => go.nodes = Some(number("nodes", value)?),
-            "mate" => go.mate = Some(number("mate", value)?),
-            "movetime" => go.clocks.movetime = Some(number("movetime", value)?),
-            "perft" => go.perft = Some(number("perft", value)?),
-            "infinite" => {
-                go.infinite = true;
-                consumed = 1;
-            }
-            "ponder" => {
-                go.ponder = true;
-                consumed = 1;
-            }
-            "searchmoves" => {
-                let moves: Vec<String> = tokens[i + 1..]
-                    .iter()
-                    .take_while(|t| !GO_KEYWORDS.contains(t))
-                    .map(|s| s.to_string())
-                    .collect();
-                consumed = 1 + moves.len();
-                go.searchmoves = moves;
-            }
-            other => {
-                let token = other.to_string();
-                return Err(ParseError::Unexpected { command: "go", token, accepted: GO_ACCEPTED });
-            }
-        }
-        i += consumed;
-    }
-    if let Some(depth) = go.depth {
-        if depth < 0 {
-            let token = depth.to_string();
-            let accepted = "a non-negative integer";
-            return Err(ParseError::BadValue { command: "go", parameter: "depth", token, accepted });
-        }
-    }
-    if let Some(mate) = go.mate {
-        if mate <= 0 {
-            let token = mate.to_string();
-            let accepted = "a positive integer";
-            return Err(ParseError::BadValue { command: "go", parameter: "mate", token, accepted });
-        }
-    }
-    Ok(go)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -434,26 +240,6 @@ mod tests {
         assert!(parse("position").is_err());
         assert!(parse("position fen").is_err());
         assert!(parse("position startpos e2e4").unwrap_err().to_string().contains("'e2e4'"));
-    }
-
-    #[test]
-    fn parses_go_in_every_form() {
-        let go = match parse("go wtime -50 btime 1000 winc 10 binc 10 movestogo 5 depth 3 nodes 99").unwrap()
-        {
-            Command::Go(go) => go,
-            other => panic!("{other:?}"),
-        };
-        assert_eq!(go.clocks.wtime, Some(-50));
-        assert_eq!((go.clocks.movestogo, go.depth, go.nodes), (Some(5), Some(3), Some(99)));
-        let go = match parse("go infinite searchmoves e2e4 d2d4 ponder").unwrap() {
-            Command::Go(go) => go,
-            other => panic!("{other:?}"),
-        };
-        assert!(go.infinite && go.ponder);
-        assert_eq!(go.searchmoves, vec!["e2e4", "d2d4"]);
-        assert!(parse("go depth abc").unwrap_err().to_string().contains("'abc'"));
-        assert!(parse("go wtime").is_err());
-        assert!(parse("go sideways").unwrap_err().to_string().contains("'sideways'"));
     }
 
     #[test]

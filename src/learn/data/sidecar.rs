@@ -1,0 +1,155 @@
+//! The `FILE.progress` sidecar beside a `patina datagen` data file: how many games, positions
+//! and bytes the file holds, and the settings that made them (seed, nodes, book, tablebases).
+//!
+//! Datagen writes it after every game and reads it back to resume (`datagen/progress.rs`);
+//! consumers such as `patina wdl-fit` read it to say how their data was made. It lives here,
+//! beside the records, so that neither depends on the other.
+//!
+//! The text is one `key value` entry a line after a `#` comment; the order does not matter,
+//! unknown keys are refused, and the settings that have a default are written only when set.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// What the sidecar records.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Checkpoint {
+    /// Whole games the data file holds.
+    pub games: u64,
+    /// Positions (records or text lines) those games take.
+    pub positions: u64,
+    /// Bytes those games take; anything after them is cut off on resuming.
+    pub bytes: u64,
+    /// Seed of the openings.
+    pub seed: u64,
+    /// Nodes searched per move.
+    pub nodes: u64,
+    /// The `--book` argument as given, if any.
+    pub book: Option<String>,
+    /// The `--syzygy` argument as given, if any.
+    pub syzygy: Option<String>,
+}
+
+/// Why a sidecar's text could not be read: each names the entry at fault.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SidecarError {
+    /// A line whose key is none the sidecar has.
+    UnknownEntry(String),
+    /// A numeric entry whose value is not an unsigned integer.
+    NotANumber {
+        /// The entry's key.
+        key: String,
+        /// The value as written.
+        value: String,
+    },
+    /// A required entry is absent.
+    MissingEntry(&'static str),
+}
+
+impl fmt::Display for SidecarError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SidecarError::UnknownEntry(key) => write!(f, "unknown entry '{key}'"),
+            SidecarError::NotANumber { key, value } => write!(f, "'{key}' needs an integer, got '{value}'"),
+            SidecarError::MissingEntry(key) => write!(f, "missing entry '{key}'"),
+        }
+    }
+}
+
+impl std::error::Error for SidecarError {}
+
+/// The numeric entries every sidecar has, in the order `Checkpoint` lists them.
+const NUMBER_KEYS: [&str; 5] = ["games", "positions", "bytes", "seed", "nodes"];
+
+impl Checkpoint {
+    /// The sidecar's text.
+    pub fn to_text(&self) -> String {
+        let mut text = format!(
+            "# patina datagen progress: what the data file beside it holds; do not edit\ngames {}\n\
+             positions {}\nbytes {}\nseed {}\nnodes {}\n",
+            self.games, self.positions, self.bytes, self.seed, self.nodes
+        );
+        if let Some(book) = &self.book {
+            text.push_str(&format!("book {book}\n"));
+        }
+        if let Some(syzygy) = &self.syzygy {
+            text.push_str(&format!("syzygy {syzygy}\n"));
+        }
+        text
+    }
+
+    /// Reads back what `to_text` wrote.
+    pub fn parse(text: &str) -> Result<Checkpoint, SidecarError> {
+        let mut values: [Option<u64>; 5] = [None; 5];
+        let (mut book, mut syzygy) = (None, None);
+        for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+            let (key, value) = line.split_once(' ').unwrap_or((line, ""));
+            match key {
+                "book" => book = Some(value.trim().to_string()),
+                "syzygy" => syzygy = Some(value.trim().to_string()),
+                _ => {
+                    let slot = NUMBER_KEYS
+                        .iter()
+                        .position(|&k| k == key)
+                        .ok_or_else(|| SidecarError::UnknownEntry(key.to_string()))?;
+                    values[slot] = Some(number(key, value)?);
+                }
+            }
+        }
+        let get = |slot: usize| values[slot].ok_or(SidecarError::MissingEntry(NUMBER_KEYS[slot]));
+        Ok(Checkpoint {
+            games: get(0)?,
+            positions: get(1)?,
+            bytes: get(2)?,
+            seed: get(3)?,
+            nodes: get(4)?,
+            book,
+            syzygy,
+        })
+    }
+}
+
+/// The value of the numeric entry `key`.
+fn number(key: &str, value: &str) -> Result<u64, SidecarError> {
+    value
+        .trim()
+        .parse()
+        .map_err(|_| SidecarError::NotANumber { key: key.to_string(), value: value.to_string() })
+}
+
+/// `FILE.progress` beside `FILE`.
+pub fn sidecar_path(out: &Path) -> PathBuf {
+    let mut name = out.as_os_str().to_owned();
+    name.push(".progress");
+    PathBuf::from(name)
+}
+
+/// What the sidecar beside the data file `out` records, if it has a readable one: which seed,
+/// node budget, book and tablebases made the data (`patina wdl-fit` names them in its output).
+pub fn recorded_checkpoint(out: &Path) -> Option<Checkpoint> {
+    let text = std::fs::read_to_string(sidecar_path(out)).ok()?;
+    Checkpoint::parse(&text).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checkpoint_text_round_trips() {
+        let checkpoint = Checkpoint {
+            games: 3,
+            positions: 250,
+            bytes: 9000,
+            seed: 7,
+            nodes: 5000,
+            book: Some("a b.epd".into()),
+            syzygy: Some("/tables/345:/tables/6".into()),
+        };
+        let text = checkpoint.to_text();
+        assert_eq!(Checkpoint::parse(&text).unwrap(), checkpoint);
+        assert_eq!(Checkpoint::parse("games 1\n").unwrap_err(), SidecarError::MissingEntry("positions"));
+        assert!(Checkpoint::parse("games x\n").unwrap_err().to_string().contains("'x'"));
+        assert_eq!(Checkpoint::parse("colour blue\n").unwrap_err().to_string(), "unknown entry 'colour'");
+    }
+}
