@@ -30,7 +30,7 @@ pub struct GoRequest {
     /// Nodes to search at most.
     pub nodes: Option<u64>,
     /// Stop at a mate in at most this many moves.
-    pub mate: Option<i32>,
+    pub mate_in_moves: Option<i32>,
     /// `go infinite`: ignore the clocks, run until `stop`.
     pub infinite: bool,
     /// `go ponder`: the clock starts at `ponderhit`.
@@ -70,7 +70,7 @@ impl GoRequest {
         let mut limits = SearchLimits {
             depth: self.depth.map(|d| d.max(1)),
             nodes: self.nodes,
-            mate_in_moves: self.mate,
+            mate_in_moves: self.mate_in_moves,
             // `go infinite` ignores clocks: it runs until `stop`.
             time: if self.infinite {
                 None

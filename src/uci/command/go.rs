@@ -16,13 +16,13 @@ pub struct GoParams {
     /// `nodes`: the node budget.
     pub nodes: Option<u64>,
     /// `mate`: look for a mate in this many moves (always positive).
-    pub mate: Option<i32>,
+    pub mate_in_moves: Option<i32>,
     /// `infinite`: search until `stop`, whatever else limits it.
     pub infinite: bool,
     /// `ponder`: search on the opponent's time until `ponderhit` or `stop`.
     pub ponder: bool,
     /// `searchmoves`: the root moves to consider, in UCI notation, not yet checked for legality.
-    pub searchmoves: Vec<String>,
+    pub search_moves: Vec<String>,
     /// `go perft N`: count moves instead of searching.
     pub perft: Option<u32>,
 }
@@ -80,7 +80,7 @@ pub(super) fn parse_go(tokens: &[&str]) -> Result<GoParams, ParseError> {
             "movestogo" => go.clocks.movestogo = Some(number("movestogo", value)?),
             "depth" => go.depth = Some(number("depth", value)?),
             "nodes" => go.nodes = Some(number("nodes", value)?),
-            "mate" => go.mate = Some(number("mate", value)?),
+            "mate" => go.mate_in_moves = Some(number("mate", value)?),
             "movetime" => go.clocks.movetime = Some(number("movetime", value)?),
             "perft" => go.perft = Some(number("perft", value)?),
             "infinite" => {
@@ -98,7 +98,7 @@ pub(super) fn parse_go(tokens: &[&str]) -> Result<GoParams, ParseError> {
                     .map(|s| s.to_string())
                     .collect();
                 consumed = 1 + moves.len();
-                go.searchmoves = moves;
+                go.search_moves = moves;
             }
             other => {
                 let token = other.to_string();
@@ -114,7 +114,7 @@ pub(super) fn parse_go(tokens: &[&str]) -> Result<GoParams, ParseError> {
             return Err(ParseError::BadValue { command: "go", parameter: "depth", token, accepted });
         }
     }
-    if let Some(mate) = go.mate {
+    if let Some(mate) = go.mate_in_moves {
         if mate <= 0 {
             let token = mate.to_string();
             let accepted = "a positive integer";
@@ -142,7 +142,7 @@ mod tests {
             other => panic!("{other:?}"),
         };
         assert!(go.infinite && go.ponder);
-        assert_eq!(go.searchmoves, vec!["e2e4", "d2d4"]);
+        assert_eq!(go.search_moves, vec!["e2e4", "d2d4"]);
         assert!(parse("go depth abc").unwrap_err().to_string().contains("'abc'"));
         assert!(parse("go wtime").is_err());
         assert!(parse("go sideways").unwrap_err().to_string().contains("'sideways'"));

@@ -65,7 +65,7 @@ impl<W: Write> Session<W> {
     fn request(&self, position: Position, params: &GoParams) -> (GoRequest, Vec<String>) {
         let mut search_moves = Vec::new();
         let mut rejected = Vec::new();
-        for token in &params.searchmoves {
+        for token in &params.search_moves {
             match position.parse_uci_move(token) {
                 Ok(m) => search_moves.push(m),
                 Err(reason) => rejected.push(format!("searchmoves: {reason} move '{token}' ignored")),
@@ -76,7 +76,7 @@ impl<W: Write> Session<W> {
             clocks: params.clocks.clone(),
             depth: params.depth,
             nodes: params.nodes,
-            mate: params.mate,
+            mate_in_moves: params.mate_in_moves,
             infinite: params.infinite,
             ponder: params.ponder,
             search_moves,
