@@ -111,6 +111,34 @@ fn datagen_refuses_to_mix_data() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn soft_nodes_and_random_plies_are_reproducible_and_kept_on_resume() {
+    let dir = scratch("datagen", "soft");
+    let (first, second, resumed, plain) =
+        (dir.join("a.txt"), dir.join("b.txt"), dir.join("r.txt"), dir.join("p.txt"));
+    let deeper = ["--soft-nodes", "200", "--random-plies", "3", "--seed", "7"];
+    datagen(&first, &[&["--games", "3", "--threads", "2"], &deeper[..]].concat());
+    datagen(&second, &[&["--games", "3", "--threads", "1"], &deeper[..]].concat());
+    datagen(&plain, &["--games", "3", "--seed", "7"]);
+    let text = read(&first);
+    assert_eq!(text, read(&second), "same settings, same bytes, whatever the threads");
+    assert_ne!(text, read(&plain), "the soft limit and the extra plies change the games");
+    for line in text.lines() {
+        check_line(line);
+    }
+    let sidecar = read(&patina::learn::data::sidecar_path(&first));
+    assert!(sidecar.contains("soft-nodes 200\n") && sidecar.contains("random-plies 3\n"), "{sidecar}");
+
+    // Resumed without the flags, the run keeps them: the file is the one a single run writes.
+    datagen(&resumed, &[&["--games", "1"], &deeper[..]].concat());
+    datagen(&resumed, &["--games", "3"]);
+    assert_eq!(read(&resumed), text);
+    let output = patina(&["datagen", "--games", "4", "--random-plies", "2", "--out", path_str(&resumed)]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success() && stderr.contains("records random-plies '3' but '2'"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A small book: three balanced positions after 1. e4, 1. d4 and 1. c4.
 fn write_book(dir: &Path) -> PathBuf {
     let book = dir.join("book.epd");

@@ -17,9 +17,20 @@ pub struct DatagenArgs {
     /// Games the output file should hold at the end (games already in it count).
     #[arg(long)]
     games: u64,
-    /// Nodes searched per move [default: 5000, or the value recorded in FILE.progress].
+    /// Nodes searched per move at most [default: 8 x --soft-nodes if given, else 5000; or
+    /// the value recorded in FILE.progress].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
+    /// Soft node limit: a move's search ends after the first iteration that finishes past N
+    /// nodes (--nodes still caps it) [default: none, every search runs to --nodes; or the value
+    /// recorded in FILE.progress].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    soft_nodes: Option<u64>,
+    /// Random plies every opening adds to the usual ones (two after a book line, 8 or 9 from
+    /// the start position), still kept only if a short search finds them balanced [default:
+    /// 0, or the value recorded in FILE.progress].
+    #[arg(long, value_name = "N")]
+    random_plies: Option<u32>,
     /// Worker threads, each playing whole games.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: u16,
@@ -180,6 +191,8 @@ pub fn datagen(args: DatagenArgs) -> ExitCode {
         threads: args.threads as usize,
         seed: args.seed,
         nodes: args.nodes,
+        soft_nodes: args.soft_nodes,
+        random_plies: args.random_plies,
         book: args.book,
         syzygy: args.syzygy,
     };
@@ -196,13 +209,17 @@ pub fn datagen(args: DatagenArgs) -> ExitCode {
         eprintln!("datagen: cannot catch Ctrl-C ({error}); an interrupt loses only unfinished games");
     }
     let outcome = crate::learn::datagen::run(&request, &stop, |event| match event {
-        DatagenEvent::Started { seed, nodes, book, syzygy, first_game, games } => eprintln!(
-            "datagen: seed {seed}, {nodes} nodes per move, book {}, tablebases {}, games \
+        DatagenEvent::Started { seed, nodes, soft_nodes, random_plies, book, syzygy, first_game, games } => {
+            eprintln!(
+                "datagen: seed {seed}, {nodes} nodes per move{}{}, book {}, tablebases {}, games \
              {first_game}..{games} into {}",
-            book.as_deref().unwrap_or("none"),
-            syzygy.as_deref().unwrap_or("none"),
-            request.out.display()
-        ),
+                soft_nodes.map(|soft| format!(" (soft limit {soft})")).unwrap_or_default(),
+                if random_plies > 0 { format!(", {random_plies} extra random plies") } else { String::new() },
+                book.as_deref().unwrap_or("none"),
+                syzygy.as_deref().unwrap_or("none"),
+                request.out.display()
+            )
+        }
         DatagenEvent::Progress(progress) => eprintln!("datagen: {progress}"),
         DatagenEvent::TablebaseMiss { game, miss } => eprintln!(
             "datagen: warning: game {game}: {miss}; the game is played on without the table's \

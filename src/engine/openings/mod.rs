@@ -2,7 +2,8 @@
 //!
 //! A candidate is a random book line followed by `BOOK_RANDOM_PLIES` random legal plies (so
 //! games from the same line still differ), or, without a book, the start position followed by
-//! 8 or 9 random legal plies. A candidate is kept only if the game is not over, the side to move
+//! 8 or 9 random legal plies; datagen may ask for more random plies on top of either
+//! (`balanced_opening_with_extra_plies`, its `--random-plies`). A candidate is kept only if the game is not over, the side to move
 //! is not in check, and a quick search (`BALANCE_CHECK_NODES`, one thread, cleared table) scores
 //! it within `BALANCE_LIMIT_CP`: random plies often hang a piece, and a lost position teaches the
 //! evaluation nothing. Everything is drawn from the caller's `Rng`, so an opening is a pure
@@ -101,16 +102,28 @@ impl OpeningSource<'_> {
     /// Draws candidates from `rng` until one is balanced; `None` after `MAX_OPENING_ATTEMPTS`.
     /// `tt` serves the balance searches and is cleared before each.
     pub fn balanced_opening(&self, rng: &mut Rng, tt: &TranspositionTable) -> Option<Position> {
-        (0..MAX_OPENING_ATTEMPTS).find_map(|_| self.candidate(rng).filter(|pos| is_balanced(pos, tt)))
+        self.balanced_opening_with_extra_plies(rng, tt, 0)
+    }
+
+    /// `balanced_opening` whose candidates each play `extra_plies` more random plies (drawn
+    /// from `rng` after the usual ones, so 0 draws exactly what `balanced_opening` does).
+    pub fn balanced_opening_with_extra_plies(
+        &self,
+        rng: &mut Rng,
+        tt: &TranspositionTable,
+        extra_plies: usize,
+    ) -> Option<Position> {
+        (0..MAX_OPENING_ATTEMPTS)
+            .find_map(|_| self.candidate(rng, extra_plies).filter(|pos| is_balanced(pos, tt)))
     }
 
     /// One random opening, or `None` when the random plies ended the game or gave check.
-    fn candidate(&self, rng: &mut Rng) -> Option<Position> {
+    fn candidate(&self, rng: &mut Rng, extra_plies: usize) -> Option<Position> {
         let (mut pos, plies) = match self.book {
             Some(book) if !book.is_empty() => (book.position(rng.below(book.len()))?, BOOK_RANDOM_PLIES),
             _ => (Position::startpos(self.mode), RANDOM_PLIES_MIN + rng.below(2)),
         };
-        for _ in 0..plies {
+        for _ in 0..plies + extra_plies {
             let moves = pos.legal_moves();
             if moves.is_empty() {
                 return None;
@@ -190,5 +203,32 @@ mod tests {
         let fen = pos.fen();
         let fields: Vec<&str> = fen.split_whitespace().collect();
         assert_eq!((fields[1], fields[5]), ("b", "2"), "{fen}");
+    }
+
+    #[test]
+    fn extra_random_plies_follow_the_usual_ones() {
+        let text = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n";
+        let book = Book::parse(std::path::Path::new("b.epd"), text, false).unwrap();
+        let tt = TranspositionTable::new(1).unwrap();
+        for source in [
+            OpeningSource { book: Some(&book), mode: CastlingMode::Standard },
+            OpeningSource { book: None, mode: CastlingMode::Standard },
+        ] {
+            let draw = |seed, extra| {
+                let pos = source.balanced_opening_with_extra_plies(&mut Rng::for_item(seed, 0), &tt, extra);
+                pos.expect("a balanced opening").fen()
+            };
+            for seed in 1..4 {
+                let usual = source.balanced_opening(&mut Rng::for_item(seed, 0), &tt).unwrap().fen();
+                assert_eq!(draw(seed, 0), usual, "no extra plies: the same opening");
+                assert_eq!(draw(seed, 3), draw(seed, 3), "the same seed, the same opening");
+            }
+        }
+        // After 1. e4, two random plies and three more: White to move at move 4 (ply 7).
+        let source = OpeningSource { book: Some(&book), mode: CastlingMode::Standard };
+        let pos = source.balanced_opening_with_extra_plies(&mut Rng::for_item(1, 0), &tt, 3).unwrap();
+        let fen = pos.fen();
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        assert_eq!((fields[1], fields[5]), ("w", "4"), "{fen}");
     }
 }

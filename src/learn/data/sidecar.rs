@@ -1,5 +1,6 @@
 //! The `FILE.progress` sidecar beside a `patina datagen` data file: how many games, positions
-//! and bytes the file holds, and the settings that made them (seed, nodes, book, tablebases).
+//! and bytes the file holds, and the settings that made them (seed, node limits, extra random
+//! plies, book, tablebases).
 //!
 //! Datagen writes it after every game and reads it back to resume (`datagen/progress.rs`);
 //! consumers such as `patina wdl-fit` read it to say how their data was made. It lives here,
@@ -22,8 +23,13 @@ pub struct Checkpoint {
     pub bytes: u64,
     /// Seed of the openings.
     pub seed: u64,
-    /// Nodes searched per move.
+    /// Nodes searched per move at most (the hard limit).
     pub nodes: u64,
+    /// The soft node limit (`--soft-nodes`), if any: no iteration starts after one that
+    /// passed it. Written only when set.
+    pub soft_nodes: Option<u64>,
+    /// Random plies added to every opening (`--random-plies`). Written only when not 0.
+    pub random_plies: u32,
     /// The `--book` argument as given, if any.
     pub book: Option<String>,
     /// The `--syzygy` argument as given, if any.
@@ -69,6 +75,12 @@ impl Checkpoint {
              positions {}\nbytes {}\nseed {}\nnodes {}\n",
             self.games, self.positions, self.bytes, self.seed, self.nodes
         );
+        if let Some(soft_nodes) = self.soft_nodes {
+            text.push_str(&format!("soft-nodes {soft_nodes}\n"));
+        }
+        if self.random_plies > 0 {
+            text.push_str(&format!("random-plies {}\n", self.random_plies));
+        }
         if let Some(book) = &self.book {
             text.push_str(&format!("book {book}\n"));
         }
@@ -81,10 +93,12 @@ impl Checkpoint {
     /// Reads back what `to_text` wrote.
     pub fn parse(text: &str) -> Result<Checkpoint, SidecarError> {
         let mut values: [Option<u64>; 5] = [None; 5];
-        let (mut book, mut syzygy) = (None, None);
+        let (mut book, mut syzygy, mut soft_nodes, mut random_plies) = (None, None, None, 0);
         for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
             let (key, value) = line.split_once(' ').unwrap_or((line, ""));
             match key {
+                "soft-nodes" => soft_nodes = Some(number(key, value)?),
+                "random-plies" => random_plies = number(key, value)?,
                 "book" => book = Some(value.trim().to_string()),
                 "syzygy" => syzygy = Some(value.trim().to_string()),
                 _ => {
@@ -103,6 +117,8 @@ impl Checkpoint {
             bytes: get(2)?,
             seed: get(3)?,
             nodes: get(4)?,
+            soft_nodes,
+            random_plies,
             book,
             syzygy,
         })
@@ -110,7 +126,7 @@ impl Checkpoint {
 }
 
 /// The value of the numeric entry `key`.
-fn number(key: &str, value: &str) -> Result<u64, SidecarError> {
+fn number<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, SidecarError> {
     value
         .trim()
         .parse()
@@ -143,11 +159,20 @@ mod tests {
             bytes: 9000,
             seed: 7,
             nodes: 5000,
+            soft_nodes: None,
+            random_plies: 0,
             book: Some("a b.epd".into()),
             syzygy: Some("/tables/345:/tables/6".into()),
         };
         let text = checkpoint.to_text();
+        assert!(!text.contains("soft-nodes") && !text.contains("random-plies"), "defaults are not written");
         assert_eq!(Checkpoint::parse(&text).unwrap(), checkpoint);
+        let deeper = Checkpoint { soft_nodes: Some(2000), random_plies: 4, ..checkpoint };
+        let text = deeper.to_text();
+        assert!(text.contains("soft-nodes 2000\n") && text.contains("random-plies 4\n"), "{text}");
+        assert_eq!(Checkpoint::parse(&text).unwrap(), deeper);
+        let error = Checkpoint::parse("random-plies -1\n").unwrap_err();
+        assert_eq!(error.to_string(), "'random-plies' needs an integer, got '-1'");
         assert_eq!(Checkpoint::parse("games 1\n").unwrap_err(), SidecarError::MissingEntry("positions"));
         assert!(Checkpoint::parse("games x\n").unwrap_err().to_string().contains("'x'"));
         assert_eq!(Checkpoint::parse("colour blue\n").unwrap_err().to_string(), "unknown entry 'colour'");

@@ -1,4 +1,4 @@
-//! One self-play game: search every move with a fixed node budget, keep the quiet positions,
+//! One self-play game: search every move within the run's node limits (`budget.rs`), keep the quiet positions,
 //! stop when the rules or the adjudication rules say so, and label the kept positions with the
 //! result.
 //!
@@ -25,11 +25,11 @@
 //! label is likely to mean something for a static evaluation: the side to move is not in
 //! check, the best move is neither a capture nor a promotion, and the score is not a mate.
 
-use crate::engine;
+use super::budget::{self, NodeBudget};
 use crate::learn::data::{DataResult, GamePlace, PackedPosition, SearchLabel};
 use crate::position::Position;
 use crate::rules;
-use crate::search::{Score, SearchControl, SearchMemory};
+use crate::search::{Score, SearchMemory};
 use crate::tablebase::{self, Outcome, ProbeMiss, Tablebases};
 use crate::tt::TranspositionTable;
 use shakmaty::{Chess, Color, Move, Position as _};
@@ -247,8 +247,8 @@ fn searched(pos: &Position, best: Move, score: Score, white_cp: i32) -> Searched
     }
 }
 
-/// Plays the game from `start` to its end, searching `nodes` nodes per move on one thread with
-/// `tt` (which the caller has cleared for this game), ending it at the first position
+/// Plays the game from `start` to its end, searching each move within `budget` on one thread
+/// with `tt` (which the caller has cleared for this game), ending it at the first position
 /// `tablebases` hold and keeping the probes they could not answer.
 ///
 /// One `SearchMemory` serves the whole game, as the engine's does between `go` commands in a
@@ -256,11 +256,10 @@ fn searched(pos: &Position, best: Move, score: Score, white_cp: i32) -> Searched
 /// as if it had never seen the position's neighbours, which is not how Patina plays.
 pub fn play(
     start: Position,
-    nodes: u64,
+    budget: NodeBudget,
     tt: &TranspositionTable,
     tablebases: Option<&Tablebases>,
 ) -> GameRecord {
-    let limits = engine::fixed_nodes(nodes);
     let memory = SearchMemory::default();
     let mut pos = start;
     let mut positions = Vec::new();
@@ -282,10 +281,7 @@ pub fn play(
             break GameResult::Draw;
         }
         // `rules_result` has ended every game without a legal move.
-        // A control per search: it counts the nodes the limit is checked against.
-        let unwatched = SearchControl::new(false);
-        let searched_here = engine::search_with_memory(&pos, &limits, tt, &memory, &unwatched, &|_| {});
-        let Some(outcome) = searched_here else { break GameResult::Draw };
+        let Some(outcome) = budget::search(&pos, budget, tt, &memory) else { break GameResult::Draw };
         let white_cp = white_centipawns(outcome.score, pos.turn());
         positions.push(searched(&pos, outcome.best, outcome.score, white_cp));
         if let Some(result) = adjudicator.update(ply, white_cp, crate::wdl::material(pos.chess())) {
@@ -353,7 +349,7 @@ mod tests {
     fn finished_games_end_before_any_search() {
         let mated = Position::default().play_uci_moves(["f2f3", "e7e5", "g2g4", "d8h4"]).unwrap();
         let tt = TranspositionTable::new(1).unwrap();
-        let record = play(mated, 100, &tt, None);
+        let record = play(mated, NodeBudget::fixed(100), &tt, None);
         assert_eq!(record.result, GameResult::BlackWins);
         assert!(record.positions.is_empty());
         assert_eq!(record.to_text(), "");
@@ -367,7 +363,7 @@ mod tests {
         assert_eq!(rules::judge(&pos).reason, rules::Reason::DeadPosition);
         assert_eq!(rules_result(&pos), Some(GameResult::Draw));
         let tt = TranspositionTable::new(1).unwrap();
-        let record = play(pos, 100, &tt, None);
+        let record = play(pos, NodeBudget::fixed(100), &tt, None);
         assert_eq!(record.result, GameResult::Draw);
         assert!(record.positions.is_empty());
     }
@@ -384,7 +380,8 @@ mod tests {
             ("8/8/8/8/8/8/3kP3/7K b - - 0 1", GameResult::Draw),
         ];
         for (fen, result) in results {
-            let record = play(Position::from_fen(fen, false).unwrap(), 100, &tt, Some(&tables));
+            let record =
+                play(Position::from_fen(fen, false).unwrap(), NodeBudget::fixed(100), &tt, Some(&tables));
             assert_eq!(record.result, result, "{fen}");
             assert!(record.positions.is_empty(), "{fen}: nothing searched");
         }
@@ -402,7 +399,7 @@ mod tests {
     /// The misses of a 100-node game from `fen` under `tables`, checking it was played on.
     fn record_misses(tables: &Tablebases, fen: &str) -> Vec<ProbeMiss> {
         let tt = TranspositionTable::new(1).unwrap();
-        let record = play(Position::from_fen(fen, false).unwrap(), 100, &tt, Some(tables));
+        let record = play(Position::from_fen(fen, false).unwrap(), NodeBudget::fixed(100), &tt, Some(tables));
         if !record.tablebase_misses.is_empty() {
             assert!(!record.positions.is_empty(), "{fen}: a miss ends nothing, the game is played on");
         }

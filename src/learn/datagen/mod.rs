@@ -6,21 +6,25 @@
 //! `.txt`, as the older text lines `FEN | score | result` (score in centipawns and result `1.0`,
 //! `0.5`, `0.0`, both from White's point of view) for the quiet positions only, which
 //! `patina tune` and `patina wdl-fit` read. Game `i` is a pure function of `(seed, i)`: its opening is
-//! drawn from `Rng::for_item(seed, i)` (`crate::engine::openings`) and every move is a single-threaded,
-//! node-limited search on a table cleared for the game (`game.rs`). Workers (`runner.rs`) take
+//! drawn from `Rng::for_item(seed, i)` (`crate::engine::openings`) and every move is a
+//! single-threaded, node-limited search (`budget.rs`: a hard limit, and optionally a soft one
+//! that ends the search on a whole iteration) on a table cleared for the game (`game.rs`).
+//! Workers (`runner.rs`) take
 //! the next game index from a shared counter; finished games come back over a channel and the
 //! calling thread writes them strictly in index order, each whole in one write, so the file is
-//! byte-identical for the same seed, node budget, book and tables, whatever the thread count and
+//! byte-identical for the same seed, node limits, random plies, book and tables, whatever the thread count and
 //! however often the run was interrupted and resumed (`progress.rs` keeps the `FILE.progress` sidecar
 //! that makes resuming work). Raising the caller's `stop` flag (Ctrl-C in `main.rs`) starts no
 //! further games; the games in flight finish and are written, so the file only ever holds
 //! whole games.
 
+mod budget;
 mod game;
 mod progress;
 mod runner;
 
 pub use crate::engine::openings::{genfens, Book, OpeningError, OpeningSource};
+pub use budget::NodeBudget;
 pub use game::{GameRecord, GameResult};
 pub use runner::run;
 
@@ -33,6 +37,12 @@ use std::time::Duration;
 
 /// Nodes searched per move when neither the command nor the sidecar says.
 pub const DEFAULT_NODES: u64 = 5000;
+/// The hard node limit of a run given `--soft-nodes` but no `--nodes`, as a multiple of the
+/// soft one: room for the iteration that passes the soft limit to finish. At datagen's depths
+/// an iteration ends at 1.5 to 3 times the node count of the one before (four positions on a
+/// fresh table, to 100,000 nodes), and a soft-limited datagen search spends about twice its
+/// soft limit on average, so the hard one cuts only the rare iteration that explodes.
+pub const HARD_NODES_PER_SOFT: u64 = 8;
 
 /// What `patina datagen` was asked to do. `None` settings come from the sidecar when resuming.
 #[derive(Debug, Clone)]
@@ -46,8 +56,15 @@ pub struct DatagenRequest {
     /// Seed of the openings; the same seed replays the same games. A new run without one
     /// draws it from the clock.
     pub seed: Option<u64>,
-    /// Nodes searched per move (`DEFAULT_NODES` for a new run without one).
+    /// Nodes searched per move at most, the hard limit (for a new run without one:
+    /// `HARD_NODES_PER_SOFT` times `soft_nodes` if that is given, else `DEFAULT_NODES`).
     pub nodes: Option<u64>,
+    /// The soft node limit: the iteration that passes it is each search's last (none for a new
+    /// run without one: every search runs to `nodes`).
+    pub soft_nodes: Option<u64>,
+    /// Random plies added to every opening, on top of the two after a book line or the 8 or 9
+    /// from the start position (0 for a new run without one).
+    pub random_plies: Option<u32>,
     /// EPD book the openings start from; without one, random plies from the start position.
     pub book: Option<PathBuf>,
     /// Syzygy folders (`SyzygyPath` syntax): a game reaching a table position ends with the
@@ -89,12 +106,19 @@ pub enum DatagenError {
     Mismatch {
         /// The sidecar.
         path: PathBuf,
-        /// The setting: `seed`, `nodes`, `book` or `syzygy`.
+        /// The setting: `seed`, `nodes`, `soft-nodes`, `random-plies`, `book` or `syzygy`.
         field: &'static str,
         /// The value the sidecar records (`none` when it has none).
         stored: String,
         /// The value given now.
         given: String,
+    },
+    /// The soft node limit is above the hard one, so it could never end a search.
+    SoftAboveHard {
+        /// The soft limit.
+        soft_nodes: u64,
+        /// The hard limit.
+        nodes: u64,
     },
     /// The data file at this path holds data but has no sidecar: it is not appended to.
     UnrecordedData(PathBuf),
@@ -134,6 +158,11 @@ impl fmt::Display for DatagenError {
                  (or leave it out), or write to another --out",
                 path.display()
             ),
+            DatagenError::SoftAboveHard { soft_nodes, nodes } => write!(
+                f,
+                "--soft-nodes {soft_nodes} is above the hard limit --nodes {nodes}, so it would never \
+                 end a search; lower it or raise --nodes"
+            ),
             DatagenError::UnrecordedData(path) => write!(
                 f,
                 "{} already holds data but has no {}; refusing to append to it (choose another --out)",
@@ -163,8 +192,12 @@ pub enum DatagenEvent {
     Started {
         /// Seed of the openings.
         seed: u64,
-        /// Nodes searched per move.
+        /// Nodes searched per move at most.
         nodes: u64,
+        /// The soft node limit, if any.
+        soft_nodes: Option<u64>,
+        /// Random plies added to every opening.
+        random_plies: u32,
         /// The book's path as given, if any.
         book: Option<String>,
         /// The Syzygy folders as given, if any.

@@ -10,7 +10,7 @@
 //! index. Since game `i` depends only on `(seed, i)`, the resumed file is byte-identical to one
 //! written in a single run.
 
-use super::{DatagenError, DatagenRequest, DEFAULT_NODES};
+use super::{DatagenError, DatagenRequest, DEFAULT_NODES, HARD_NODES_PER_SOFT};
 use crate::learn::data::{sidecar_path, Checkpoint};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -89,22 +89,50 @@ fn resolve(
     sidecar: &Path,
 ) -> Result<Checkpoint, DatagenError> {
     let given_book = request.book.as_ref().map(|path| path.to_string_lossy().into_owned());
-    let fresh = |seed: u64, nodes: u64, book: Option<String>, syzygy: Option<String>| Checkpoint {
+    // The given settings, else those of `defaults`; the counts start at 0.
+    let fresh = |defaults: Checkpoint| {
+        let hard_for_soft = request.soft_nodes.map(|soft| soft.saturating_mul(HARD_NODES_PER_SOFT));
+        Checkpoint {
+            games: 0,
+            positions: 0,
+            bytes: 0,
+            seed: request.seed.unwrap_or(defaults.seed),
+            nodes: request.nodes.or(hard_for_soft).unwrap_or(defaults.nodes),
+            soft_nodes: request.soft_nodes.or(defaults.soft_nodes),
+            random_plies: request.random_plies.unwrap_or(defaults.random_plies),
+            book: given_book.clone().or(defaults.book),
+            syzygy: request.syzygy.clone().or(defaults.syzygy),
+        }
+    };
+    let checkpoint = match stored {
+        None if length > 0 => return Err(DatagenError::UnrecordedData(request.out.clone())),
+        None => fresh(new_run_defaults()),
+        // No game recorded yet: nothing to protect, so the given settings win, and whatever the
+        // file holds is a torn first game.
+        Some(stored) if stored.games == 0 => fresh(stored),
+        Some(stored) => agree(request, given_book, stored, length, sidecar)?,
+    };
+    match checkpoint.soft_nodes {
+        Some(soft_nodes) if soft_nodes > checkpoint.nodes => {
+            Err(DatagenError::SoftAboveHard { soft_nodes, nodes: checkpoint.nodes })
+        }
+        _ => Ok(checkpoint),
+    }
+}
+
+/// The settings of a new run that gives none: a seed from the clock, `DEFAULT_NODES`, no soft
+/// limit, no extra random plies, no book, no tables.
+fn new_run_defaults() -> Checkpoint {
+    Checkpoint {
         games: 0,
         positions: 0,
         bytes: 0,
-        seed: request.seed.unwrap_or(seed),
-        nodes: request.nodes.unwrap_or(nodes),
-        book: given_book.clone().or(book),
-        syzygy: request.syzygy.clone().or(syzygy),
-    };
-    match stored {
-        None if length > 0 => Err(DatagenError::UnrecordedData(request.out.clone())),
-        None => Ok(fresh(clock_seed(), DEFAULT_NODES, None, None)),
-        // No game recorded yet: nothing to protect, so the given settings win, and whatever the
-        // file holds is a torn first game.
-        Some(stored) if stored.games == 0 => Ok(fresh(stored.seed, stored.nodes, stored.book, stored.syzygy)),
-        Some(stored) => agree(request, given_book, stored, length, sidecar),
+        seed: clock_seed(),
+        nodes: DEFAULT_NODES,
+        soft_nodes: None,
+        random_plies: 0,
+        book: None,
+        syzygy: None,
     }
 }
 
@@ -116,33 +144,38 @@ fn agree(
     length: u64,
     sidecar: &Path,
 ) -> Result<Checkpoint, DatagenError> {
-    let mismatch = |field: &'static str, stored: String, given: String| DatagenError::Mismatch {
-        path: sidecar.to_path_buf(),
-        field,
-        stored,
-        given,
-    };
-    match (request.seed, request.nodes, given_book, &request.syzygy) {
-        (Some(seed), _, _, _) if seed != stored.seed => {
-            Err(mismatch("seed", stored.seed.to_string(), seed.to_string()))
+    let shown = |value: Option<u64>| value.map(|value| value.to_string());
+    // (setting, what the sidecar records, what was given), `None` for none.
+    let settings = [
+        ("seed", shown(Some(stored.seed)), shown(request.seed)),
+        ("nodes", shown(Some(stored.nodes)), shown(request.nodes)),
+        ("soft-nodes", shown(stored.soft_nodes), shown(request.soft_nodes)),
+        ("random-plies", shown(Some(stored.random_plies.into())), shown(request.random_plies.map(u64::from))),
+        ("book", stored.book.clone(), given_book),
+        ("syzygy", stored.syzygy.clone(), request.syzygy.clone()),
+    ];
+    for (field, recorded, given) in settings {
+        match given {
+            Some(given) if Some(&given) != recorded.as_ref() => {
+                return Err(DatagenError::Mismatch {
+                    path: sidecar.to_path_buf(),
+                    field,
+                    stored: recorded.unwrap_or_else(|| "none".into()),
+                    given,
+                })
+            }
+            _ => {}
         }
-        (_, Some(nodes), _, _) if nodes != stored.nodes => {
-            Err(mismatch("nodes", stored.nodes.to_string(), nodes.to_string()))
-        }
-        (_, _, Some(book), _) if Some(&book) != stored.book.as_ref() => {
-            Err(mismatch("book", stored.book.clone().unwrap_or_else(|| "none".into()), book))
-        }
-        (_, _, _, Some(syzygy)) if Some(syzygy) != stored.syzygy.as_ref() => {
-            Err(mismatch("syzygy", stored.syzygy.clone().unwrap_or_else(|| "none".into()), syzygy.clone()))
-        }
-        _ if length < stored.bytes => Err(DatagenError::ShortData {
+    }
+    if length < stored.bytes {
+        return Err(DatagenError::ShortData {
             sidecar: sidecar.to_path_buf(),
             recorded: stored.bytes,
             out: request.out.clone(),
             length,
-        }),
-        _ => Ok(stored),
+        });
     }
+    Ok(stored)
 }
 
 /// A seed for a run that names none: the clock's nanoseconds, recorded in the sidecar.
@@ -162,6 +195,8 @@ mod tests {
             threads: 1,
             seed,
             nodes: Some(100),
+            soft_nodes: None,
+            random_plies: None,
             book: None,
             syzygy: None,
         }
@@ -203,6 +238,56 @@ mod tests {
         let output = Output::open(&request(&out, Some(8))).unwrap();
         assert_eq!((output.checkpoint().games, output.checkpoint().seed), (0, 8));
         assert_eq!(std::fs::read_to_string(&out).unwrap(), "");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn resume_keeps_the_soft_limit_and_the_random_plies() {
+        let dir = std::env::temp_dir().join(format!("patina-progress-soft-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("data.bin");
+        let deeper = |soft_nodes, random_plies| DatagenRequest {
+            nodes: None,
+            soft_nodes,
+            random_plies,
+            ..request(&out, Some(7))
+        };
+        let mut output = Output::open(&deeper(Some(50), Some(3))).unwrap();
+        let made = output.checkpoint().clone();
+        assert_eq!((made.nodes, made.soft_nodes, made.random_plies), (400, Some(50), 3), "hard = 8 x soft");
+        output.append_game(&[0; 32], 1).unwrap();
+        drop(output);
+        let sidecar = std::fs::read_to_string(sidecar_path(&out)).unwrap();
+        assert!(sidecar.contains("soft-nodes 50\n") && sidecar.contains("random-plies 3\n"), "{sidecar}");
+
+        // Left out, they come back from the sidecar; given, they must agree with it.
+        let resumed = Output::open(&deeper(None, None)).unwrap();
+        assert_eq!(resumed.checkpoint(), &Checkpoint { games: 1, positions: 1, bytes: 32, ..made });
+        drop(resumed);
+        assert!(Output::open(&DatagenRequest { nodes: Some(400), ..deeper(Some(50), Some(3)) }).is_ok());
+        let error = Output::open(&deeper(Some(60), None)).err().unwrap().to_string();
+        assert!(error.contains("records soft-nodes '50' but '60' was given"), "{error}");
+        let error = Output::open(&deeper(None, Some(0))).err().unwrap().to_string();
+        assert!(error.contains("records random-plies '3' but '0' was given"), "{error}");
+
+        // A run made without them refuses them too.
+        let plain = dir.join("plain.bin");
+        let mut output = Output::open(&request(&plain, Some(7))).unwrap();
+        output.append_game(&[0; 32], 1).unwrap();
+        drop(output);
+        let error = Output::open(&DatagenRequest { soft_nodes: Some(50), ..request(&plain, None) })
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(error.contains("records soft-nodes 'none' but '50' was given"), "{error}");
+
+        // A soft limit above the hard one could never end a search.
+        let fresh = dir.join("fresh.bin");
+        let error = Output::open(&DatagenRequest { soft_nodes: Some(500), ..request(&fresh, Some(7)) })
+            .err()
+            .unwrap();
+        assert!(matches!(error, DatagenError::SoftAboveHard { soft_nodes: 500, nodes: 100 }), "{error}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

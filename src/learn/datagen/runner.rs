@@ -6,6 +6,7 @@
 //! `abort` makes workers take no new game; the games already taken finish and are written, and
 //! since indices are handed out in order, the written games always form an unbroken prefix.
 
+use super::budget::NodeBudget;
 use super::game::{self, GameRecord};
 use super::progress::Output;
 use super::{DatagenError, DatagenEvent, DatagenRequest, Progress};
@@ -31,7 +32,9 @@ const WORKER_STACK_BYTES: usize = 16 << 20;
 /// Everything a worker needs to play game `index`.
 struct GameSettings<'a> {
     seed: u64,
-    nodes: u64,
+    budget: NodeBudget,
+    /// Random plies each opening adds to the usual ones.
+    random_plies: usize,
     source: OpeningSource<'a>,
     tablebases: Option<&'a Tablebases>,
 }
@@ -41,10 +44,10 @@ impl GameSettings<'_> {
         let mut rng = Rng::for_item(self.seed, index);
         let opening = self
             .source
-            .balanced_opening(&mut rng, tt)
+            .balanced_opening_with_extra_plies(&mut rng, tt, self.random_plies)
             .ok_or(OpeningError::NoOpening { index, attempts: opening::MAX_OPENING_ATTEMPTS })?;
         tt.clear();
-        Ok(game::play(opening, self.nodes, tt, self.tablebases))
+        Ok(game::play(opening, self.budget, tt, self.tablebases))
     }
 }
 
@@ -100,7 +103,12 @@ pub fn run(
     stop: &AtomicBool,
     mut on_event: impl FnMut(DatagenEvent),
 ) -> Result<Progress, DatagenError> {
-    // A bad --book or --syzygy fails before the output or its sidecar is touched.
+    // Bad limits, a bad --book or --syzygy fail before the output or its sidecar is touched.
+    if let (Some(soft_nodes), Some(nodes)) = (request.soft_nodes, request.nodes) {
+        if soft_nodes > nodes {
+            return Err(DatagenError::SoftAboveHard { soft_nodes, nodes });
+        }
+    }
     let given_book = request.book.as_deref().map(|path| Book::load(path, false)).transpose()?;
     let given_tables = request.syzygy.as_deref().map(load_tablebases).transpose()?;
     let mut output = Output::open(request)?;
@@ -110,13 +118,16 @@ pub fn run(
     let tablebases = given_or_stored(given_tables, checkpoint.syzygy.as_deref(), load_tablebases)?;
     let settings = GameSettings {
         seed: checkpoint.seed,
-        nodes: checkpoint.nodes,
+        budget: NodeBudget { hard: checkpoint.nodes, soft: checkpoint.soft_nodes },
+        random_plies: checkpoint.random_plies as usize,
         source: OpeningSource { book: book.as_ref(), mode: CastlingMode::Standard },
         tablebases: tablebases.as_ref(),
     };
     on_event(DatagenEvent::Started {
         seed: checkpoint.seed,
         nodes: checkpoint.nodes,
+        soft_nodes: checkpoint.soft_nodes,
+        random_plies: checkpoint.random_plies,
         book: checkpoint.book.clone(),
         syzygy: checkpoint.syzygy.clone(),
         first_game: checkpoint.games,

@@ -23,6 +23,25 @@ pub struct Header {
     pub baseline: Fitted,
 }
 
+/// The `patina datagen` command line (less `--out`) that makes the data `made` records.
+fn datagen_command(made: &Checkpoint) -> String {
+    let mut command = format!("patina datagen --games {} --nodes {}", made.games, made.nodes);
+    if let Some(soft_nodes) = made.soft_nodes {
+        command.push_str(&format!(" --soft-nodes {soft_nodes}"));
+    }
+    if made.random_plies > 0 {
+        command.push_str(&format!(" --random-plies {}", made.random_plies));
+    }
+    command.push_str(&format!(" --seed {}", made.seed));
+    if let Some(book) = &made.book {
+        command.push_str(&format!(" --book {book}"));
+    }
+    if let Some(syzygy) = &made.syzygy {
+        command.push_str(&format!(" --syzygy {syzygy}"));
+    }
+    command
+}
+
 /// Material counts the header tabulates the model at.
 const TABLE_MATERIAL: [i32; 11] = [0, 8, 16, 24, 32, 40, 48, 56, 64, 72, MATERIAL_MAX];
 
@@ -46,12 +65,7 @@ pub fn render(fitted: &Fitted, header: &Header) -> String {
             counts.bad_lines
         ));
         if let Some(made) = checkpoint {
-            let book = made.book.as_ref().map(|b| format!(" --book {b}")).unwrap_or_default();
-            let syzygy = made.syzygy.as_ref().map(|s| format!(" --syzygy {s}")).unwrap_or_default();
-            line(&format!(
-                "//   regenerate: patina datagen --games {} --nodes {} --seed {}{book}{syzygy} --out FILE",
-                made.games, made.nodes, made.seed
-            ));
+            line(&format!("//   regenerate: {} --out FILE", datagen_command(made)));
             line(&format!(
                 "//   and take its first {} positions (game i depends only on the seed and i)",
                 counts.positions

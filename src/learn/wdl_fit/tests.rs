@@ -48,10 +48,31 @@ fn solves_a_small_system() {
 
 #[test]
 fn rendered_file_states_its_origin() {
+    let made = crate::learn::data::Checkpoint {
+        games: 4,
+        positions: 300,
+        bytes: 9600,
+        seed: 7,
+        nodes: 5000,
+        soft_nodes: None,
+        random_plies: 0,
+        book: Some("b.epd".to_string()),
+        syzygy: None,
+    };
+    let deeper = crate::learn::data::Checkpoint {
+        soft_nodes: Some(1000),
+        nodes: 8000,
+        random_plies: 2,
+        ..made.clone()
+    };
     let fitted = Fitted { model: crate::wdl::MODEL, cross_entropy: 0.7, iterations: 5 };
     let header = Header {
         command_line: "patina wdl-fit --data d.txt --out f.rs".to_string(),
-        data: vec![(PathBuf::from("d.txt"), FileCounts { positions: 12, bad_lines: 1 }, None)],
+        data: vec![
+            (PathBuf::from("d.txt"), FileCounts { positions: 12, bad_lines: 1 }, None),
+            (PathBuf::from("e.bin"), FileCounts { positions: 30, bad_lines: 0 }, Some(made.clone())),
+            (PathBuf::from("f.bin"), FileCounts { positions: 5, bad_lines: 0 }, Some(deeper)),
+        ],
         positions: 12,
         date: "2026-11-22".to_string(),
         baseline: Fitted { cross_entropy: 0.8, ..fitted },
@@ -62,6 +83,9 @@ fn rendered_file_states_its_origin() {
         "// command: patina wdl-fit --data d.txt --out f.rs",
         "// data: d.txt (first 12 positions, 1 bad lines)",
         "// date: 2026-11-22",
+        "//   regenerate: patina datagen --games 4 --nodes 5000 --seed 7 --book b.epd --out FILE\n",
+        "//   regenerate: patina datagen --games 4 --nodes 8000 --soft-nodes 1000 --random-plies 2 --seed 7 \
+         --book b.epd --out FILE\n",
         "\nModel {\n    log_a: [",
     ] {
         assert!(text.contains(needle), "missing '{needle}' in\n{text}");
