@@ -4,6 +4,7 @@
 //! option keeps its old value until the load's `JobEvent::TablesLoaded` is handed back to
 //! `tables_loaded`, and `is_settling` says whether one is under way (`isready` waits for it).
 
+use super::jobs::JobError;
 use super::{Engine, Tablebases};
 use crate::nnue::{self, NetError, Network};
 use crate::options::{Effect, OptionChange};
@@ -74,7 +75,7 @@ pub enum TablesInForce {
         max_pieces: usize,
     },
     /// The load failed; the tables in force before stay.
-    Failed(String),
+    Failed(JobError),
 }
 
 impl Engine {
@@ -130,7 +131,7 @@ impl Engine {
         &mut self,
         generation: u64,
         path: String,
-        result: Result<Tablebases, String>,
+        result: Result<Tablebases, JobError>,
     ) -> TablesInForce {
         if !self.jobs.tables_loaded(generation) {
             return TablesInForce::Stale;

@@ -8,11 +8,11 @@
 //! not, so the caller knows when the slot is free again. Nothing here blocks but `wait`.
 
 use super::bench::{self, BenchResult};
-use crate::engine::openings::{self, Book, OpeningSource};
+use super::openings::{self, Book, OpeningError, OpeningSource};
 use crate::perft;
 use crate::position::Position;
 use crate::search::Evaluator;
-use crate::tablebase::Tablebases;
+use crate::tablebase::{TablebaseError, Tablebases};
 use crossbeam_channel::{unbounded, Receiver, Sender};
 use shakmaty::{CastlingMode, Move};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -82,7 +82,7 @@ pub enum JobEvent {
         /// Openings the command asked for.
         requested: u64,
         /// Why it failed (a book that would not load, a table that would not allocate).
-        error: Option<String>,
+        error: Option<JobError>,
     },
     /// A `SyzygyPath` load has ended (not a job of the slot: `load_tables` starts it).
     TablesLoaded {
@@ -91,9 +91,32 @@ pub enum JobEvent {
         /// The `SyzygyPath` value loaded.
         path: String,
         /// The tables, or why they could not be registered.
-        result: Result<Tablebases, String>,
+        result: Result<Tablebases, JobError>,
     },
 }
+
+/// Why a job or a table load produced nothing.
+#[derive(Debug)]
+pub enum JobError {
+    /// The OS refused the job a thread.
+    NoThread(std::io::Error),
+    /// `genfens`: the book would not load, or no balanced opening was found.
+    Openings(OpeningError),
+    /// The Syzygy tables could not be registered.
+    Tables(TablebaseError),
+}
+
+impl std::fmt::Display for JobError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            JobError::NoThread(error) => write!(f, "cannot start a thread: {error}"),
+            JobError::Openings(error) => write!(f, "{error}"),
+            JobError::Tables(error) => write!(f, "{error}"),
+        }
+    }
+}
+
+impl std::error::Error for JobError {}
 
 impl JobEvent {
     /// The last event of a `Job`: the slot is free once it has arrived.
@@ -172,13 +195,13 @@ impl Jobs {
         let events = self.events.clone();
         let refused_path = path.clone();
         let spawned = std::thread::Builder::new().name("patina-tables".into()).spawn(move || {
-            let result = Tablebases::load(&path).map_err(|error| error.to_string());
+            let result = Tablebases::load(&path).map_err(JobError::Tables);
             let _ = events.send(JobEvent::TablesLoaded { generation, path, result });
         });
         match spawned {
             Ok(_) => self.tables_loading += 1,
             Err(error) => {
-                let result = Err(format!("cannot start a thread: {error}"));
+                let result = Err(JobError::NoThread(error));
                 let _ = self.events.send(JobEvent::TablesLoaded { generation, path: refused_path, result });
                 self.tables_loading += 1;
             }
@@ -217,7 +240,7 @@ fn refused(job: &Job) -> JobEvent {
         Job::Genfens { count, .. } => JobEvent::GenfensDone {
             emitted: 0,
             requested: *count,
-            error: Some("cannot start a thread".to_string()),
+            error: Some(JobError::NoThread(std::io::Error::other("the thread was refused"))),
         },
     }
 }
@@ -262,9 +285,9 @@ fn genfens(
     chess960: bool,
     stop: &AtomicBool,
     mut emit: impl FnMut(&str),
-) -> Result<(), String> {
+) -> Result<(), JobError> {
     let book = match book {
-        Some(path) => Some(Book::load(std::path::Path::new(path), chess960).map_err(|e| e.to_string())?),
+        Some(path) => Some(Book::load(std::path::Path::new(path), chess960).map_err(JobError::Openings)?),
         None => None,
     };
     let mode = if chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
@@ -276,7 +299,7 @@ fn genfens(
         emit(fen);
         true
     })
-    .map_err(|e| e.to_string())
+    .map_err(JobError::Openings)
 }
 
 #[cfg(test)]
