@@ -1,15 +1,20 @@
-# Patina build targets. `make` builds the release engine; `make EXE=/path/name` puts it at that
-# path (the OpenBench convention).
+# Patina build targets. `make` builds the release engine for this machine's CPU
+# (`-C target-cpu=native`: AVX2 or AVX-512 for the network's loops where the CPU has them);
+# `make EXE=/path/name` also puts it at that path (the OpenBench convention, which builds on the
+# machine that plays). `cargo build --release` stays portable (the x86-64 baseline), for a
+# binary to copy to another machine. Switching between the two rebuilds the crate.
 
 CARGO ?= cargo
 EXE ?=
+# Added to any RUSTFLAGS from the environment for `make` / `make build`.
+NATIVE_RUSTFLAGS ?= -C target-cpu=native
 
 .PHONY: all build test bench perft lint fmt clean
 
 all: build
 
 build:
-	$(CARGO) build --release
+	RUSTFLAGS="$(strip $(RUSTFLAGS) $(NATIVE_RUSTFLAGS))" $(CARGO) build --release
 ifneq ($(EXE),)
 	cp target/release/patina$(if $(filter %.exe,$(EXE)),.exe,) $(EXE)
 endif

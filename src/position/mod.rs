@@ -243,12 +243,7 @@ impl Position {
     /// from the nearest position already evaluated.
     pub fn evaluate_network(&mut self, net: &Network) -> i32 {
         let (undo, board) = (&self.undo, &self.board);
-        let pair = self.accumulators.current(net, |index| undo.get(index).unwrap_or(board).board());
-        let pieces = board.board().occupied().count();
-        match board.turn() {
-            Color::White => net.evaluate(&pair[0], &pair[1], pieces),
-            Color::Black => net.evaluate(&pair[1], &pair[0], pieces),
-        }
+        self.accumulators.evaluate(net, board.turn(), |index| undo.get(index).unwrap_or(board).board())
     }
 
     /// The current board, as shakmaty's position.

@@ -2,14 +2,15 @@
 //! resumes at the next epoch and ends with the same net as one uninterrupted run.
 //!
 //! Layout (little-endian): magic `PATINACK`, a u64 fingerprint of the settings and data (a run
-//! with other settings refuses the file rather than mix two runs), u32 hidden size, u32 output
-//! buckets, u32 epochs
-//! done, u32 best epoch, f32 best validation loss, u64 optimiser steps, then four f32 vectors
+//! with other settings refuses the file rather than mix two runs), u32 hidden size, u32
+//! architecture id (`nnue::Architecture`, which fixes the output buckets), u32 epochs done, u32
+//! best epoch, f32 best validation loss, u64 optimiser steps, then four f32 vectors
 //! of the parameter count: weights, Adam's first and second moments, the best epoch's
 //! weights. Written to a temporary file and renamed, so a kill mid-write leaves the old one.
 
 use super::model::FloatNet;
 use super::optimizer::AdamW;
+use crate::nnue::Architecture;
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"PATINACK";
@@ -40,7 +41,7 @@ impl Checkpoint {
         bytes.extend_from_slice(MAGIC);
         bytes.extend(self.fingerprint.to_le_bytes());
         bytes.extend((self.net.hidden as u32).to_le_bytes());
-        bytes.extend((self.net.buckets as u32).to_le_bytes());
+        bytes.extend(self.net.arch.id().to_le_bytes());
         bytes.extend(self.epochs_done.to_le_bytes());
         bytes.extend(self.best_epoch.to_le_bytes());
         bytes.extend(self.best_loss.to_le_bytes());
@@ -74,8 +75,9 @@ impl Checkpoint {
                  or delete it to start over",
             ));
         }
-        let (hidden, buckets) = (u32_at(16) as usize, u32_at(20) as usize);
-        let params = FloatNet::param_count(hidden, buckets);
+        let hidden = u32_at(16) as usize;
+        let arch = Architecture::from_id(u32_at(20)).ok_or_else(|| bad("unknown architecture"))?;
+        let params = FloatNet::param_count(hidden, arch.buckets());
         if bytes.len() != HEADER_BYTES + 16 * params {
             return Err(bad("truncated"));
         }
@@ -91,13 +93,13 @@ impl Checkpoint {
             epochs_done: u32_at(24),
             best_epoch: u32_at(28),
             best_loss: f32::from_bits(u32_at(32)),
-            net: FloatNet { hidden, buckets, params: vector(0) },
+            net: FloatNet { hidden, arch, params: vector(0) },
             optimizer: AdamW {
                 first_moment: vector(1),
                 second_moment: vector(2),
                 steps: u64::from_le_bytes(bytes[36..44].try_into().expect("8 bytes")),
             },
-            best: FloatNet { hidden, buckets, params: vector(3) },
+            best: FloatNet { hidden, arch, params: vector(3) },
         }))
     }
 }
@@ -111,7 +113,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("patina-ckpt-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = path_for(&dir.join("net.nnue"));
-        let net = FloatNet::random(4, 8, 1);
+        let net = FloatNet::random(4, Architecture::Mirrored, 1);
         let mut optimizer = AdamW::new(net.params.len());
         optimizer.steps = 17;
         optimizer.first_moment[3] = 0.25;
@@ -120,7 +122,7 @@ mod tests {
             epochs_done: 3,
             best_epoch: 2,
             best_loss: 0.125,
-            best: FloatNet::random(4, 8, 2),
+            best: FloatNet::random(4, Architecture::Mirrored, 2),
             net,
             optimizer,
         };

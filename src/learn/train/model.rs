@@ -5,10 +5,14 @@
 //! Parameters live in one flat vector so the optimiser, the checkpoint and the gradient all
 //! share a layout: feature weights (`INPUTS` rows of `hidden`), feature biases (`hidden`),
 //! per output bucket the output weights (`2 x hidden`, side to move first), then the output
-//! biases (one per bucket).
+//! biases (one per bucket). The architecture decides the output buckets and how a record's
+//! pieces become input indices (`Features`); the arithmetic is the same for all three.
 
 use crate::learn::data::PackedPosition;
-use crate::nnue::{output_bucket, Network, ACTIVATION_ONE, HIDDEN, INPUTS, QA, QB, SCALE, WEIGHT_LIMIT};
+use crate::nnue::{
+    output_bucket, Architecture, NetError, Network, NetworkParts, ACTIVATION_ONE, INPUTS, QA, QB, SCALE,
+    WEIGHT_LIMIT,
+};
 use crate::rng::Rng;
 use shakmaty::Color;
 
@@ -24,22 +28,37 @@ pub struct Features {
     pub turn: Color,
 }
 
+/// The record's code of a king (`role as u8 - 1`), without its colour bit.
+const KING_CODE: u8 = 5;
+
 impl Features {
-    /// The inputs of a record, indexed as `nnue::feature_index` does.
-    pub fn of(record: &PackedPosition) -> Features {
-        Features::oriented(record, false)
+    /// The inputs of a record for a net of `arch`, indexed as `nnue::feature_index` does.
+    pub fn of(record: &PackedPosition, arch: Architecture) -> Features {
+        Features::oriented(record, arch, false)
     }
 
     /// The inputs of a record, or of its mirror image across the d/e file line when
     /// `mirrored`: the same position for an evaluation, since no input sees castling rights.
-    pub fn oriented(record: &PackedPosition, mirrored: bool) -> Features {
+    /// For a mirrored architecture each perspective whose king is on files e-h also sees its
+    /// board mirrored, so both orientations give the same inputs.
+    pub fn oriented(record: &PackedPosition, arch: Architecture, mirrored: bool) -> Features {
         let mut features = Features { white: [0; 32], black: [0; 32], len: 0, turn: record.turn() };
         let file_flip = if mirrored { 7 } else { 0 };
+        // Per perspective (White, Black): 7 when its king stands on files e-h of the board
+        // as oriented, in a mirrored architecture.
+        let mut king_flip = [0; 2];
+        if arch.is_mirrored() {
+            for (square, code) in record.raw_pieces().filter(|&(_, code)| code & 7 == KING_CODE) {
+                let file = (usize::from(square) ^ file_flip) & 7;
+                king_flip[usize::from(code >> 3)] = if file >= 4 { 7 } else { 0 };
+            }
+        }
         for (square, code) in record.raw_pieces() {
             let (black_piece, role) = (usize::from(code >> 3), usize::from(code & 7));
             let square = usize::from(square) ^ file_flip;
-            features.white[features.len] = (black_piece * 384 + role * 64 + square) as u16;
-            features.black[features.len] = ((1 - black_piece) * 384 + role * 64 + (square ^ 56)) as u16;
+            features.white[features.len] = (black_piece * 384 + role * 64 + (square ^ king_flip[0])) as u16;
+            features.black[features.len] =
+                ((1 - black_piece) * 384 + role * 64 + (square ^ 56 ^ king_flip[1])) as u16;
             features.len += 1;
         }
         features
@@ -60,8 +79,8 @@ impl Features {
 pub struct FloatNet {
     /// Hidden neurons per perspective.
     pub hidden: usize,
-    /// Output buckets: 1 or `nnue::OUTPUT_BUCKETS`.
-    pub buckets: usize,
+    /// The architecture: output buckets and input mirroring.
+    pub arch: Architecture,
     /// Every weight and bias, in the layout of the module comment.
     pub params: Vec<f32>,
 }
@@ -84,6 +103,11 @@ impl FloatNet {
         INPUTS * hidden + hidden + buckets * (2 * hidden + 1)
     }
 
+    /// Output buckets: 1 or `nnue::OUTPUT_BUCKETS`.
+    pub fn buckets(&self) -> usize {
+        self.arch.buckets()
+    }
+
     fn feature_bias_at(&self) -> usize {
         INPUTS * self.hidden
     }
@@ -93,20 +117,21 @@ impl FloatNet {
     }
     /// Where the output biases start.
     fn output_bias_at(&self) -> usize {
-        self.output_at() + self.buckets * 2 * self.hidden
+        self.output_at() + self.buckets() * 2 * self.hidden
     }
 
     /// Where `features`' bucket's output weights start, and its bias.
     fn bucket_at(&self, features: &Features) -> (usize, usize) {
-        let bucket = output_bucket(self.buckets, features.len);
+        let bucket = output_bucket(self.buckets(), features.len);
         (self.output_at() + bucket * 2 * self.hidden, self.output_bias_at() + bucket)
     }
 
     /// Small random weights: feature weights uniform in ±1/sqrt(32) (about 32 inputs are
     /// active), output weights in ±1/sqrt(2 * hidden), biases 0.
-    pub fn random(hidden: usize, buckets: usize, seed: u64) -> FloatNet {
+    pub fn random(hidden: usize, arch: Architecture, seed: u64) -> FloatNet {
         let mut rng = Rng::new(seed);
-        let mut net = FloatNet { hidden, buckets, params: vec![0.0; FloatNet::param_count(hidden, buckets)] };
+        let params = vec![0.0; FloatNet::param_count(hidden, arch.buckets())];
+        let mut net = FloatNet { hidden, arch, params };
         let (bias, output, output_bias) = (net.feature_bias_at(), net.output_at(), net.output_bias_at());
         let feature_range = 1.0 / 32f32.sqrt();
         let output_range = 1.0 / ((2 * hidden) as f32).sqrt();
@@ -180,29 +205,31 @@ impl FloatNet {
         self.params.iter_mut().for_each(|w| *w = w.clamp(-WEIGHT_LIMIT, WEIGHT_LIMIT));
     }
 
-    /// The engine's integer network (needs `hidden == nnue::HIDDEN`).
-    pub fn quantise(&self) -> Network {
-        assert_eq!(self.hidden, HIDDEN, "the engine is built for {HIDDEN} hidden neurons");
-        let q = |value: f32, factor: i32| (value * factor as f32).round() as i16;
-        let rows = (0..INPUTS)
-            .map(|input| std::array::from_fn(|j| q(self.params[input * HIDDEN + j], QA)))
+    /// The engine's integer network: every weight rounded to its quantisation (see `nnue`).
+    /// Fails only for a hidden size the engine does not play.
+    pub fn quantise(&self) -> Result<Network, NetError> {
+        let q = |values: &[f32], factor: i32| -> Vec<i16> {
+            values.iter().map(|&value| (value * factor as f32).round() as i16).collect()
+        };
+        let (bias_at, output_at, output_bias_at) =
+            (self.feature_bias_at(), self.output_at(), self.output_bias_at());
+        let output_bias = self.params[output_bias_at..]
+            .iter()
+            .map(|&bias| (f64::from(bias) * ACTIVATION_ONE * f64::from(QB)).round() as i32)
             .collect();
-        let bias = std::array::from_fn(|j| q(self.params[self.feature_bias_at() + j], QA));
-        let output = (0..self.buckets)
-            .map(|bucket| {
-                let at = self.output_at() + bucket * 2 * HIDDEN;
-                std::array::from_fn(|half| {
-                    std::array::from_fn(|j| q(self.params[at + half * HIDDEN + j], QB))
-                })
-            })
-            .collect();
-        let output_bias = (0..self.buckets)
-            .map(|bucket| {
-                let bias = f64::from(self.params[self.output_bias_at() + bucket]);
-                (bias * ACTIVATION_ONE * f64::from(QB)).round() as i32
-            })
-            .collect();
-        Network::from_parts(rows, bias, output, output_bias)
+        Network::from_parts(NetworkParts {
+            arch: self.arch,
+            hidden: self.hidden,
+            feature_weights: q(&self.params[..bias_at], QA),
+            feature_bias: q(&self.params[bias_at..output_at], QA),
+            output_weights: q(&self.params[output_at..output_bias_at], QB),
+            output_bias,
+        })
+    }
+
+    /// A record's inputs for this net's architecture, mirrored left to right or not.
+    pub fn features(&self, record: &PackedPosition, mirrored: bool) -> Features {
+        Features::oriented(record, self.arch, mirrored)
     }
 
     /// Centipawns for the side to move, as the float net sees it.
@@ -223,21 +250,23 @@ mod tests {
 
     #[test]
     fn gradient_matches_finite_differences() {
-        for (buckets, fen) in [
-            (1, "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"),
-            (crate::nnue::OUTPUT_BUCKETS, "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"),
-            (crate::nnue::OUTPUT_BUCKETS, "8/5k2/3p4/8/2P5/4K3/8/8 b - - 0 50"),
+        for (arch, fen) in [
+            (Architecture::Perspective, "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"),
+            (Architecture::OutputBuckets, "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"),
+            (Architecture::OutputBuckets, "8/5k2/3p4/8/2P5/4K3/8/8 b - - 0 50"),
+            (Architecture::Mirrored, "8/5k2/3p4/8/2P5/4K3/8/8 b - - 0 50"),
         ] {
-            check_gradient(buckets, fen);
+            check_gradient(arch, fen);
         }
     }
 
-    fn check_gradient(buckets: usize, fen: &str) {
-        let mut net = FloatNet::random(4, buckets, 3);
+    fn check_gradient(arch: Architecture, fen: &str) {
+        let buckets = arch.buckets();
+        let mut net = FloatNet::random(4, arch, 3);
         // Biases away from the kinks of the activation, so the difference quotient is smooth.
         let bias_at = net.feature_bias_at();
         net.params[bias_at..bias_at + 4].copy_from_slice(&[0.3, 0.5, 0.45, 0.6]);
-        let features = Features::of(&record_of(fen));
+        let features = Features::of(&record_of(fen), arch);
         let mut gradient = vec![0.0; net.params.len()];
         net.backward(&features, |_| 1.0, &mut gradient);
         let (output_at, output_bias_at) = net.bucket_at(&features);
@@ -267,6 +296,10 @@ mod tests {
 #[cfg(test)]
 mod mirror_tests {
     use super::*;
+    use crate::learn::data::test_support::pack_fen;
+    use crate::nnue::feature_index;
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, Chess, Position as _};
 
     fn sorted(features: &Features) -> Vec<(u16, u16)> {
         let mut pairs: Vec<(u16, u16)> =
@@ -277,9 +310,49 @@ mod mirror_tests {
 
     #[test]
     fn mirrored_features_are_those_of_the_mirrored_position() {
-        let record = crate::learn::data::test_support::pack_fen("4k3/8/8/2n5/8/8/1P6/R3K3 b - - 0 1");
-        let mirror = crate::learn::data::test_support::pack_fen("3k4/8/8/5n2/8/8/6P1/3K3R b - - 0 1");
-        assert_eq!(sorted(&Features::oriented(&record, true)), sorted(&Features::of(&mirror)));
-        assert_ne!(sorted(&Features::of(&record)), sorted(&Features::of(&mirror)));
+        let record = pack_fen("4k3/8/8/2n5/8/8/1P6/R3K3 b - - 0 1");
+        let mirror = pack_fen("3k4/8/8/5n2/8/8/6P1/3K3R b - - 0 1");
+        for arch in Architecture::ALL {
+            assert_eq!(
+                sorted(&Features::oriented(&record, arch, true)),
+                sorted(&Features::of(&mirror, arch))
+            );
+        }
+        let plain = Architecture::OutputBuckets;
+        assert_ne!(sorted(&Features::of(&record, plain)), sorted(&Features::of(&mirror, plain)));
+        let mirrored = Architecture::Mirrored;
+        assert_eq!(sorted(&Features::of(&record, mirrored)), sorted(&Features::of(&mirror, mirrored)));
+    }
+
+    #[test]
+    fn the_trainer_indexes_inputs_as_the_engine_does() {
+        for fen in [
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
+            "2kr3r/ppp2ppp/2n5/8/8/2N5/PPP2PPP/2KR3R b - - 0 12",
+            "8/5k2/3p4/8/2P5/4K3/8/8 b - - 0 50",
+        ] {
+            let pos: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
+            let board = pos.board();
+            for arch in Architecture::ALL {
+                let features = Features::of(&pack_fen(fen), arch);
+                for (perspective, trained) in
+                    [(Color::White, &features.white), (Color::Black, &features.black)]
+                {
+                    let mirrored = arch.mirrors(board, perspective);
+                    let mut engine: Vec<u16> = board
+                        .occupied()
+                        .into_iter()
+                        .map(|square| {
+                            let piece = board.piece_at(square).unwrap();
+                            feature_index(perspective, mirrored, piece.color, piece.role, square) as u16
+                        })
+                        .collect();
+                    let mut trained = trained[..features.len].to_vec();
+                    engine.sort_unstable();
+                    trained.sort_unstable();
+                    assert_eq!(trained, engine, "{fen} {arch:?} {perspective:?}");
+                }
+            }
+        }
     }
 }

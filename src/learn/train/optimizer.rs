@@ -1,12 +1,15 @@
-//! AdamW with a cosine learning-rate schedule.
+//! AdamW and its learning-rate schedules.
 //!
 //! Adam's moments per parameter (betas 0.9 and 0.999), the weight decay applied to the weight
-//! itself rather than through the gradient (AdamW), and a learning rate that falls from
+//! itself rather than through the gradient (AdamW), and a learning rate that either falls from
 //! `lr` to `lr * FINAL_LR_FRACTION` along a half cosine over the whole run, so early steps
-//! move far and the last ones settle.
+//! move far and the last ones settle, or stays at `lr` and drops tenfold at given epochs (the
+//! step schedule of long runs, whose length need not be fixed in advance).
 
 /// Where the cosine schedule ends, as a fraction of the starting rate.
 pub const FINAL_LR_FRACTION: f32 = 0.01;
+/// What each drop of a step schedule multiplies the rate by.
+pub const LR_DROP_FACTOR: f32 = 0.1;
 const BETA1: f32 = 0.9;
 const BETA2: f32 = 0.999;
 const EPSILON: f32 = 1e-8;
@@ -18,6 +21,33 @@ pub struct AdamW {
     pub second_moment: Vec<f32>,
     /// Steps taken so far.
     pub steps: u64,
+}
+
+/// How the learning rate moves over a run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LrSchedule {
+    /// Falls along a half cosine from the starting rate to `FINAL_LR_FRACTION` of it by the
+    /// run's last step.
+    Cosine,
+    /// The starting rate, times `LR_DROP_FACTOR` from each of these epochs (counted from 1)
+    /// on: `Drops(vec![20, 28])` trains epochs 1-19 at `lr`, 20-27 at `lr / 10`, then
+    /// `lr / 100`.
+    Drops(Vec<u32>),
+}
+
+impl LrSchedule {
+    /// The rate of step `step` (from 0) of a run of `total_steps` steps, `steps_per_epoch` to
+    /// an epoch, starting at `lr`.
+    pub fn lr(&self, lr: f32, step: u64, steps_per_epoch: u64, total_steps: u64) -> f32 {
+        match self {
+            LrSchedule::Cosine => AdamW::scheduled_lr(lr, step, total_steps),
+            LrSchedule::Drops(epochs) => {
+                let epoch = step / steps_per_epoch.max(1) + 1;
+                let drops = epochs.iter().filter(|&&drop| u64::from(drop) <= epoch).count();
+                lr * LR_DROP_FACTOR.powi(drops as i32)
+            }
+        }
+    }
 }
 
 impl AdamW {
@@ -56,6 +86,18 @@ mod tests {
         assert!((AdamW::scheduled_lr(1.0, 0, 100) - 1.0).abs() < 1e-6);
         assert!((AdamW::scheduled_lr(1.0, 50, 100) - 0.505).abs() < 1e-3);
         assert!((AdamW::scheduled_lr(1.0, 100, 100) - FINAL_LR_FRACTION).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_step_schedule_drops_tenfold_at_each_epoch_given() {
+        let schedule = LrSchedule::Drops(vec![3, 5]);
+        let per_epoch = 10;
+        let at = |epoch: u64| schedule.lr(1.0, (epoch - 1) * per_epoch, per_epoch, 60);
+        assert_eq!((at(1), at(2)), (1.0, 1.0));
+        assert!((at(3) - 0.1).abs() < 1e-7 && (at(4) - 0.1).abs() < 1e-7);
+        assert!((at(5) - 0.01).abs() < 1e-8 && (at(6) - 0.01).abs() < 1e-8);
+        assert_eq!(schedule.lr(1.0, 2 * per_epoch - 1, per_epoch, 60), 1.0, "the last step of epoch 2");
+        assert_eq!(LrSchedule::Cosine.lr(1.0, 50, 10, 100), AdamW::scheduled_lr(1.0, 50, 100));
     }
 
     #[test]

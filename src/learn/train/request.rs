@@ -1,0 +1,129 @@
+//! What `patina train` is asked to do (`TrainRequest`), the checks that refuse a request the
+//! engine could not play the result of, and the fingerprint that ties a checkpoint to the
+//! request and data that made it.
+
+use super::dataset::TrainingData;
+use super::optimizer::LrSchedule;
+use crate::learn::data::Filter;
+use crate::nnue::{Architecture, HIDDEN_SIZES, OUTPUT_BUCKETS};
+use std::path::PathBuf;
+
+/// What `patina train` was asked to do.
+#[derive(Debug, Clone)]
+pub struct TrainRequest {
+    /// Record files from `patina datagen` or `patina data`, read in order.
+    pub data: Vec<PathBuf>,
+    /// The net file to write; the checkpoint goes beside it (`OUT.ckpt`).
+    pub out: PathBuf,
+    /// Hidden neurons per perspective: one of `nnue::HIDDEN_SIZES`, the sizes the engine plays.
+    pub hidden: usize,
+    /// Output buckets: 1 (architecture 1) or `nnue::OUTPUT_BUCKETS` (architectures 2 and 3).
+    pub output_buckets: usize,
+    /// Each perspective sees the board mirrored left to right when its king is on files e-h
+    /// (architecture 3; needs `nnue::OUTPUT_BUCKETS` output buckets).
+    pub mirror_inputs: bool,
+    /// Passes over the training positions (mirrored copies included).
+    pub epochs: u32,
+    /// Positions per optimiser step.
+    pub batch: usize,
+    /// AdamW's starting learning rate.
+    pub learning_rate: f32,
+    /// How the rate moves from there: a cosine to 1% by the end, or tenfold drops.
+    pub schedule: LrSchedule,
+    /// AdamW's decoupled weight decay.
+    pub weight_decay: f32,
+    /// Weight of the game result in the target (0: the search score alone, 1: results only).
+    pub lambda: f32,
+    /// Centipawns per logit of the target's sigmoid.
+    pub wdl_scale: WdlScale,
+    /// Share of the games held out for validation, 0 to 1.
+    pub validation_fraction: f64,
+    /// Which records to drop while reading.
+    pub filter: Filter,
+    /// Threads for the gradient; a run is deterministic for a given count, not across counts.
+    pub threads: usize,
+    /// Seed of the starting weights and of every epoch's shuffle.
+    pub seed: u64,
+    /// Read at most this many positions in all, the first ones.
+    pub limit: Option<usize>,
+    /// Each epoch also trains on every position mirrored across the d/e file line (not with
+    /// `mirror_inputs`, whose net sees a position and its mirror alike).
+    pub mirror: bool,
+}
+
+/// The target's scale: fixed, or the one at which the data's scores best predict its results.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum WdlScale {
+    /// This many centipawns per logit (positive).
+    Centipawns(f32),
+    /// Fit the scale at which the training positions' scores best predict their results.
+    Fit,
+}
+
+impl WdlScale {
+    /// `--wdl-scale`'s text: a positive number of centipawns, or `fit`.
+    pub fn parse(text: &str) -> Result<WdlScale, String> {
+        if text == "fit" {
+            return Ok(WdlScale::Fit);
+        }
+        match text.parse::<f32>() {
+            Ok(cp) if cp.is_finite() && cp > 0.0 => Ok(WdlScale::Centipawns(cp)),
+            _ => Err(format!("`{text}` is neither a positive number of centipawns nor `fit`")),
+        }
+    }
+}
+
+impl TrainRequest {
+    /// The architecture asked for, or why there is none the engine plays.
+    pub fn architecture(&self) -> Result<Architecture, String> {
+        if !HIDDEN_SIZES.contains(&self.hidden) {
+            let sizes = HIDDEN_SIZES.map(|size| size.to_string()).join(", ");
+            return Err(format!("--hidden {} (the engine plays {sizes})", self.hidden));
+        }
+        if !matches!(self.output_buckets, 1 | OUTPUT_BUCKETS) {
+            return Err(format!(
+                "--output-buckets {} (the engine reads 1 or {OUTPUT_BUCKETS})",
+                self.output_buckets
+            ));
+        }
+        Architecture::with(self.output_buckets, self.mirror_inputs).ok_or_else(|| {
+            format!("--mirror-inputs needs --output-buckets {OUTPUT_BUCKETS} (architecture 3 has {OUTPUT_BUCKETS})")
+        })
+    }
+
+    /// Copies of each training position an epoch trains on: 2 when it is also trained mirrored.
+    pub fn copies(&self) -> usize {
+        if self.mirror && !self.mirror_inputs {
+            2
+        } else {
+            1
+        }
+    }
+}
+
+/// The settings and data that make a run; a checkpoint from another run is refused.
+pub(super) fn fingerprint(request: &TrainRequest, data: &TrainingData, wdl_scale: f32) -> u64 {
+    let text = format!(
+        "{:?} {} {} {} {} {} {} {:?} {} {} {} {} {} {} {} {:?} {} {} {}",
+        request.data,
+        request.hidden,
+        request.output_buckets,
+        request.mirror_inputs,
+        request.epochs,
+        request.batch,
+        request.learning_rate,
+        request.schedule,
+        request.weight_decay,
+        request.lambda,
+        wdl_scale,
+        request.validation_fraction,
+        request.filter,
+        request.threads,
+        request.seed,
+        request.limit,
+        data.train.len(),
+        data.validation.len(),
+        request.mirror
+    );
+    crate::nnue::fnv1a(text.as_bytes())
+}

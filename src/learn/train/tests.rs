@@ -1,0 +1,191 @@
+//! The trainer end to end: a small data set fitted, the written net checked against the
+//! float net it came from, and a finished run resumed.
+
+use super::*;
+use crate::learn::data::{DataResult, Filter, GamePlace, PackedPosition, RecordWriter, SearchLabel};
+use crate::nnue::{Architecture, Network, HIDDEN};
+use crate::position::Position;
+use shakmaty::{Position as _, Role};
+
+/// Material balance in centipawns, White's view: a target a small net can learn.
+fn material(pos: &Position) -> i32 {
+    let board = pos.chess().board();
+    let values =
+        [(Role::Pawn, 100), (Role::Knight, 300), (Role::Bishop, 300), (Role::Rook, 500), (Role::Queen, 900)];
+    values
+        .iter()
+        .map(|&(role, value)| {
+            let pieces = board.by_role(role);
+            value * ((pieces & board.white()).count() as i32 - (pieces & board.black()).count() as i32)
+        })
+        .sum()
+}
+
+/// Random games whose positions are labelled with their material balance.
+fn write_material_games(path: &std::path::Path, games: u64) -> Vec<Position> {
+    let mut writer = RecordWriter::create(path).unwrap();
+    let mut positions = Vec::new();
+    for game in 0..games {
+        let mut rng = Rng::for_item(99, game);
+        let mut pos = Position::default();
+        for ply in 0..60 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            // Captures half the time, so material swings.
+            let captures: Vec<_> = moves.iter().filter(|m| m.is_capture()).collect();
+            let m = if !captures.is_empty() && rng.below(2) == 0 {
+                *captures[rng.below(captures.len())]
+            } else {
+                moves[rng.below(moves.len())]
+            };
+            pos.play_game_move(m);
+            let score = material(&pos);
+            let label = SearchLabel {
+                white_score: score,
+                mate: false,
+                best_is_capture: false,
+                best_is_promotion: false,
+            };
+            let result = match score {
+                s if s > 150 => DataResult::WhiteWins,
+                s if s < -150 => DataResult::BlackWins,
+                _ => DataResult::Draw,
+            };
+            let place = GamePlace { ply, game_start: ply == 0, result };
+            writer.write(&PackedPosition::pack(pos.chess(), label, place).unwrap()).unwrap();
+            positions.push(pos.clone());
+        }
+    }
+    writer.finish().unwrap();
+    positions
+}
+
+/// The settings of the tests' runs, for a net of `arch` with `hidden` neurons.
+fn request(dir: &std::path::Path, arch: Architecture, hidden: usize) -> TrainRequest {
+    TrainRequest {
+        data: vec![dir.join("material.bin")],
+        out: dir.join("net.nnue"),
+        hidden,
+        output_buckets: arch.buckets(),
+        mirror_inputs: arch.is_mirrored(),
+        epochs: 12,
+        batch: 256,
+        learning_rate: 0.005,
+        schedule: LrSchedule::Cosine,
+        weight_decay: 0.0,
+        lambda: 0.0,
+        wdl_scale: WdlScale::Centipawns(400.0),
+        validation_fraction: 0.1,
+        filter: Filter::TRAINING,
+        threads: 2,
+        seed: 3,
+        limit: None,
+        mirror: false,
+    }
+}
+
+#[test]
+fn fits_a_small_data_set_and_the_quantised_net_agrees_with_the_float_one() {
+    fit_and_compare(Architecture::Perspective, HIDDEN, |_| {});
+}
+
+#[test]
+fn an_output_bucketed_net_fits_and_quantises_too() {
+    fit_and_compare(Architecture::OutputBuckets, HIDDEN, |_| {});
+}
+
+/// Architecture 3 at 256 neurons, with a step schedule and `mirror` asked for: mirrored
+/// inputs make the mirrored copies the same positions, so each epoch trains on each once.
+#[test]
+fn a_mirrored_net_of_256_fits_and_quantises_too() {
+    let request = fit_and_compare(Architecture::Mirrored, 256, |request| {
+        request.schedule = LrSchedule::Drops(vec![9]);
+        request.mirror = true;
+    });
+    assert_eq!(request.copies(), 1);
+}
+
+#[test]
+fn requests_the_engine_could_not_play_are_refused() {
+    let dir = std::env::temp_dir();
+    let mut odd = request(&dir, Architecture::Mirrored, 200);
+    assert!(run(&odd, |_| {}).unwrap_err().contains("--hidden 200 (the engine plays 128, 256, 384, 512)"));
+    odd.hidden = 256;
+    odd.output_buckets = 1;
+    assert!(run(&odd, |_| {}).unwrap_err().contains("--mirror-inputs needs --output-buckets 8"));
+    odd.output_buckets = 8;
+    odd.schedule = LrSchedule::Drops(vec![0]);
+    assert!(run(&odd, |_| {}).unwrap_err().contains("--lr-drop 0"));
+}
+
+/// Trains on material-labelled games with `request`'s settings as `adjust` leaves them, checks
+/// that the losses fell, that the engine's integer net agrees with the float one, and that a
+/// rerun resumes from the finished checkpoint.
+fn fit_and_compare(arch: Architecture, hidden: usize, adjust: impl Fn(&mut TrainRequest)) -> TrainRequest {
+    let name = format!("patina-train-{}-{}-{hidden}", std::process::id(), arch.id());
+    let dir = std::env::temp_dir().join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    let positions = write_material_games(&dir.join("material.bin"), 150);
+    let mut request = request(&dir, arch, hidden);
+    adjust(&mut request);
+    let out = request.out.clone();
+    let (mut losses, mut rates, mut train) = (Vec::new(), Vec::new(), 0);
+    run(&request, |event| match event {
+        TrainEvent::Epoch { train_loss, validation_loss, lr, .. } => {
+            losses.push((train_loss, validation_loss));
+            rates.push(lr);
+        }
+        TrainEvent::Loaded { train: positions, .. } => train = positions,
+        _ => {}
+    })
+    .unwrap();
+    let (first, last) = (losses[0], losses[losses.len() - 1]);
+    assert!(last.0 < first.0 / 4.0, "training loss fell only from {} to {}", first.0, last.0);
+    assert!(last.1 < first.1 / 2.0, "validation loss fell only from {} to {}", first.1, last.1);
+
+    // The engine's integer evaluation of the written net against the float net it came from.
+    let engine = Network::load(&out).unwrap();
+    assert_eq!((engine.arch(), engine.hidden()), (arch, hidden));
+    let checkpoint = Checkpoint::load(&checkpoint::path_for(&out), 0).err();
+    assert!(checkpoint.is_some(), "a checkpoint from another run is refused");
+    let stored = std::fs::read(checkpoint::path_for(&out)).unwrap();
+    let fingerprint = u64::from_le_bytes(stored[8..16].try_into().unwrap());
+    let state = Checkpoint::load(&checkpoint::path_for(&out), fingerprint).unwrap().unwrap();
+    let steps_per_epoch = (train * request.copies()).div_ceil(request.batch) as u64;
+    assert_eq!(state.optimizer.steps, u64::from(request.epochs) * steps_per_epoch);
+    for (epoch, &lr) in (1u64..).zip(&rates) {
+        let step = epoch * steps_per_epoch - 1;
+        let total = u64::from(request.epochs) * steps_per_epoch;
+        assert_eq!(
+            lr,
+            request.schedule.lr(request.learning_rate, step, steps_per_epoch, total),
+            "epoch {epoch}"
+        );
+    }
+    let float = state.best;
+    let (mut worst, mut total, mut count) = (0.0f32, 0.0f32, 0);
+    for pos in positions.iter().step_by(7) {
+        let record = crate::learn::data::test_support::pack_position(pos);
+        let float_cp = float.centipawns(&Features::of(&record, arch));
+        let engine_cp = engine.evaluate_board(pos.chess().board(), pos.turn()) as f32;
+        worst = worst.max((float_cp - engine_cp).abs());
+        total += (float_cp - engine_cp).abs();
+        count += 1;
+    }
+    let mean = total / count as f32;
+    assert!(
+        mean <= 2.0 && worst <= 8.0,
+        "quantised and float differ by {mean} cp on average, {worst} at most"
+    );
+
+    // A rerun with the same settings resumes from the finished checkpoint: no epoch runs,
+    // and the same net is written.
+    let mut epochs_run = 0;
+    run(&request, |event| epochs_run += matches!(event, TrainEvent::Epoch { .. }) as u32).unwrap();
+    assert_eq!(epochs_run, 0);
+    assert_eq!(Network::load(&out).unwrap(), engine);
+    std::fs::remove_dir_all(&dir).unwrap();
+    request
+}
