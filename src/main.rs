@@ -43,6 +43,9 @@ enum CliCommand {
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
         threads: u16,
     },
+    /// Print the search's tunables as OpenBench's SPSA input (`NAME, int, default, min, max,
+    /// c_end, r_end`); a `--features tune` build takes them as UCI options.
+    Spsa,
     /// Count leaf nodes of the legal move tree (`move: count` per root move, then the total).
     Perft {
         depth: u32,
@@ -364,6 +367,12 @@ fn main() -> ExitCode {
         Some(CliCommand::Analyze(args)) => analyze(args),
         Some(CliCommand::Data(command)) => cli_learning::data(command),
         Some(CliCommand::Train(args)) => cli_learning::train(args),
+        Some(CliCommand::Spsa) => {
+            for tunable in patina::search::TUNABLES {
+                println!("{}", tunable.spsa_line());
+            }
+            ExitCode::SUCCESS
+        }
         Some(CliCommand::Bench { depth, threads }) => {
             let result = patina::engine::bench::run(depth, threads.into(), |index, fen, position| {
                 let ms = position.elapsed.as_secs_f64() * 1000.0;

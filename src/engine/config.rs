@@ -7,7 +7,8 @@
 use super::jobs::JobError;
 use super::{Engine, Tablebases};
 use crate::nnue::{self, NetError, Network};
-use crate::options::{Effect, OptionChange};
+use crate::options::{Effect, OptionChange, OptionError, OptionKind};
+use crate::search::{SharedParams, TUNABLES};
 use crate::tt::{AllocationError, TranspositionTable};
 use std::fmt;
 use std::path::Path;
@@ -79,6 +80,49 @@ pub enum TablesInForce {
 }
 
 impl Engine {
+    /// The search's tunables as `uci` lists them in a `--features tune` build (name, value,
+    /// min, max); none in a normal build, so users see a clean option list.
+    pub fn tunables(&self) -> Vec<(&'static str, i64, i64, i64)> {
+        if !cfg!(feature = "tune") {
+            return Vec::new();
+        }
+        TUNABLES.iter().map(|t| (t.name, t.get(&self.params), t.min, t.max)).collect()
+    }
+
+    /// `setoption` of a search tunable in a `--features tune` build: `None` when `name` is no
+    /// tunable (or this is a normal build), else whether `value` was taken (an integer in the
+    /// tunable's range). Searches started afterwards use it.
+    pub fn set_tunable(&mut self, name: &str, value: Option<&str>) -> Option<Result<(), OptionError>> {
+        if !cfg!(feature = "tune") {
+            return None;
+        }
+        let tunable = TUNABLES.iter().find(|t| t.name.eq_ignore_ascii_case(name))?;
+        let accepted = OptionKind::Spin { min: tunable.min, max: tunable.max };
+        let token = value.unwrap_or("").trim();
+        let parsed = match token.parse::<i64>() {
+            Ok(number) if (tunable.min..=tunable.max).contains(&number) => number,
+            Ok(number) => {
+                return Some(Err(OptionError::OutOfRange {
+                    option: tunable.name,
+                    value: number,
+                    min: tunable.min,
+                    max: tunable.max,
+                }))
+            }
+            Err(_) => {
+                return Some(Err(OptionError::BadValue {
+                    option: tunable.name,
+                    token: token.to_string(),
+                    accepted,
+                }))
+            }
+        };
+        let mut params = (*self.params.0).clone();
+        params.set(tunable.name, parsed);
+        self.params = SharedParams(Arc::new(params));
+        Some(Ok(()))
+    }
+
     /// Puts `change` in force (see the module comment). A running search is stopped and waited
     /// for before the table is replaced; other settings reach the next search.
     pub fn apply(&mut self, change: &OptionChange) -> Result<Applied, ApplyError> {
@@ -144,6 +188,35 @@ impl Engine {
                 loaded
             }
             Err(error) => TablesInForce::Failed(error),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::options::EngineOptions;
+
+    #[test]
+    fn tunables_are_options_only_in_a_tuning_build() {
+        let (mut engine, _channels) = Engine::new(EngineOptions::default()).expect("an engine");
+        let taken = engine.set_tunable("RFP_MARGIN", Some("100"));
+        if cfg!(feature = "tune") {
+            assert!(matches!(taken, Some(Ok(()))));
+            assert_eq!(engine.params.rfp_margin, 100);
+            assert!(matches!(
+                engine.set_tunable("rfp_margin", Some("5")),
+                Some(Err(OptionError::OutOfRange { .. }))
+            ));
+            assert!(matches!(
+                engine.set_tunable("RFP_MARGIN", Some("x")),
+                Some(Err(OptionError::BadValue { .. }))
+            ));
+            assert_eq!(engine.params.rfp_margin, 100, "a refused value changes nothing");
+            assert_eq!(engine.tunables().len(), TUNABLES.len());
+        } else {
+            assert!(taken.is_none());
+            assert!(engine.tunables().is_empty());
         }
     }
 }

@@ -50,7 +50,9 @@ pub use jobs::{Job, JobEvent};
 use crate::nnue::{self, NetError, Network};
 use crate::options::EngineOptions;
 pub use crate::position::Position;
-use crate::search::{self, Evaluator, SearchControl, SearchEvent, SearchLimits, SearchMemory, SearchOutcome};
+use crate::search::{
+    self, Evaluator, SearchControl, SearchEvent, SearchLimits, SearchMemory, SearchOutcome, SharedParams,
+};
 use crate::strength::{self, MoveRng};
 use crate::tt::{AllocationError, TranspositionTable};
 use crossbeam_channel::{unbounded, Receiver, Sender};
@@ -180,6 +182,8 @@ pub struct Engine {
     tablebases: Option<Arc<Tablebases>>,
     /// `bench`, `go perft`, `genfens` and table loads, run off the caller's thread.
     jobs: Jobs,
+    /// The search's tunables (the defaults; a `--features tune` build lets `setoption` move them).
+    params: SharedParams,
 }
 
 impl Engine {
@@ -208,6 +212,7 @@ impl Engine {
             net,
             tablebases: None,
             jobs,
+            params: SharedParams::default(),
         };
         if !wanted_tables.is_empty() {
             engine.jobs.load_tables(wanted_tables);
@@ -249,8 +254,13 @@ impl Engine {
             return GoPlan { min_think: None, events };
         }
         let knobs = request::knobs(&self.options);
-        let limits =
-            request.limits(&self.options, self.tablebases.as_ref(), self.evaluator(), knobs.as_ref());
+        let limits = request.limits(
+            &self.options,
+            self.tablebases.as_ref(),
+            self.evaluator(),
+            self.params.clone(),
+            knobs.as_ref(),
+        );
         let min_think = knobs.and(limits.time).map(|time| strength::min_think(time.soft));
         let limited = knobs.map(|knobs| LimitedLevel {
             elo: self.options.elo,

@@ -6,7 +6,7 @@
 use super::EngineEvent;
 use crate::options::EngineOptions;
 use crate::position::Position;
-use crate::search::{Evaluator, SearchLimits, TablebaseUse};
+use crate::search::{Evaluator, SearchLimits, SharedParams, TablebaseUse};
 use crate::strength::{self, Knobs};
 use crate::tablebase::Tablebases;
 use crate::time;
@@ -57,13 +57,14 @@ pub(super) fn knobs(options: &EngineOptions) -> Option<Knobs> {
 }
 
 impl GoRequest {
-    /// The search limits under `options` with `tablebases` and `evaluator`: the time allocated
+    /// The search limits under `options` with `tablebases`, `evaluator` and `params`: the time allocated
     /// from our clock, the level's restrictions, the tablebase settings.
     pub(super) fn limits(
         &self,
         options: &EngineOptions,
         tablebases: Option<&Arc<Tablebases>>,
         evaluator: Evaluator,
+        params: SharedParams,
         knobs: Option<&Knobs>,
     ) -> SearchLimits {
         let turn = self.position.turn();
@@ -87,6 +88,7 @@ impl GoRequest {
                 rule50: options.syzygy_50_move_rule,
             }),
             evaluator,
+            params,
         };
         if let Some(knobs) = knobs {
             knobs.restrict(&mut limits);

@@ -14,6 +14,7 @@ mod tt_scores;
 mod worker;
 
 pub use kept::SearchMemory;
+pub use params::{SearchParams, Tunable, TUNABLES};
 pub use threads::{run, run_with_memory};
 
 use crate::nnue::Network;
@@ -45,6 +46,28 @@ pub struct SearchLimits {
     pub tablebases: Option<TablebaseUse>,
     /// The evaluation the search plays with (the compiled-in net unless told otherwise).
     pub evaluator: Evaluator,
+    /// The tunables the search reads (the defaults unless a tuner set them).
+    pub params: SharedParams,
+}
+
+/// A search's tunables, shared by its threads; the default is one shared copy of
+/// `SearchParams::default()`, built once.
+#[derive(Debug, Clone)]
+pub struct SharedParams(pub Arc<SearchParams>);
+
+impl Default for SharedParams {
+    fn default() -> SharedParams {
+        static DEFAULT: once_cell::sync::Lazy<Arc<SearchParams>> =
+            once_cell::sync::Lazy::new(|| Arc::new(SearchParams::default()));
+        SharedParams(Arc::clone(&DEFAULT))
+    }
+}
+
+impl std::ops::Deref for SharedParams {
+    type Target = SearchParams;
+    fn deref(&self) -> &SearchParams {
+        &self.0
+    }
 }
 
 /// The evaluation one search plays with, fixed for the whole search.

@@ -8,7 +8,7 @@
 //! its completed depth and its score, so a deeper, more confident thread carries the decision.
 
 use super::kept::SearchMemory;
-use super::params::{DRAW, MATE_BOUND, MAX_PLY, TB_WIN, VOTE_SCORE_OFFSET};
+use super::params::{DRAW, MATE_BOUND, MAX_PLY, TB_WIN};
 use super::worker::{Shared, Worker};
 use super::{
     IterationReport, RootLine, Score, ScoreBound, SearchControl, SearchEvent, SearchLimits, SearchOutcome,
@@ -98,7 +98,7 @@ pub fn run_with_memory(
             (results[0].depth, results[0].seldepth, first.score, ScoreBound::Exact, first.pv.clone())
         }
         _ => {
-            let chosen = vote(&results);
+            let chosen = vote(&results, limits.params.vote_score_offset);
             (
                 chosen.depth,
                 chosen.seldepth,
@@ -218,7 +218,7 @@ impl ThreadResult {
     }
 }
 
-fn vote(results: &[ThreadResult]) -> &ThreadResult {
+fn vote(results: &[ThreadResult], score_offset: i32) -> &ThreadResult {
     let main = &results[0];
     if results.len() == 1 {
         return main;
@@ -226,7 +226,7 @@ fn vote(results: &[ThreadResult]) -> &ThreadResult {
     let min_score = results.iter().map(|r| r.score).min().unwrap_or(0);
     let mut votes: HashMap<Move, i64> = HashMap::new();
     for result in results.iter().filter(|r| r.depth > 0) {
-        let weight = (result.score - min_score + VOTE_SCORE_OFFSET) as i64 * result.depth as i64;
+        let weight = (result.score - min_score + score_offset) as i64 * result.depth as i64;
         *votes.entry(result.pv[0]).or_default() += weight;
     }
     let mut best = main;

@@ -6,7 +6,7 @@ use shakmaty::{CastlingMode, Move, Position as _};
 use std::fmt::Write as _;
 
 /// The `id`/`option`/`uciok` block answering `uci`.
-pub fn handshake(options: &EngineOptions) -> String {
+pub fn handshake(options: &EngineOptions, tunables: &[(&'static str, i64, i64, i64)]) -> String {
     let mut text = format!("id name Patina {}\nid author the Patina developers\n", env!("CARGO_PKG_VERSION"));
     for spec in &OPTIONS {
         let default = spec.current(options).to_uci();
@@ -18,6 +18,9 @@ pub fn handshake(options: &EngineOptions) -> String {
             OptionKind::Button => writeln!(text, "option name {} type button", spec.name),
             OptionKind::Text => writeln!(text, "option name {} type string default {default}", spec.name),
         };
+    }
+    for (name, value, min, max) in tunables {
+        let _ = writeln!(text, "option name {name} type spin default {value} min {min} max {max}");
     }
     text.push_str("uciok");
     text
@@ -166,7 +169,7 @@ mod tests {
 
     #[test]
     fn handshake_lists_every_option() {
-        let text = handshake(&EngineOptions::default());
+        let text = handshake(&EngineOptions::default(), &[]);
         assert!(text.starts_with("id name Patina "));
         assert!(text.contains("option name Hash type spin default 16 min 1 max 262144"));
         assert!(text.contains("option name Move Overhead type spin default 10 min 0 max 5000"));

@@ -18,7 +18,6 @@ use crate::see::see_ge;
 use crate::tablebase::Outcome;
 use crate::time::manager::{IterationSummary, TimeManager};
 use crate::tt::{decode_move, decode_move_in, encode_move, Bound, TranspositionTable, TtHit};
-use once_cell::sync::Lazy;
 use shakmaty::{Chess, Color, Move, MoveList, Position as _, Role};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -30,18 +29,6 @@ mod stagger;
 mod tests;
 
 use stagger::helper_skips_depth;
-
-/// `LMR_TABLE[depth][move_number]`: plies to reduce a late quiet move.
-static LMR_TABLE: Lazy<Box<[[i32; 64]; 64]>> = Lazy::new(|| {
-    let mut table = Box::new([[0; 64]; 64]);
-    for (depth, row) in table.iter_mut().enumerate().skip(1) {
-        for (number, cell) in row.iter_mut().enumerate().skip(1) {
-            let reduction = LMR_BASE + (depth as f64).ln() * (number as f64).ln() / LMR_DIVISOR;
-            *cell = reduction as i32;
-        }
-    }
-    table
-});
 
 /// A root move with its latest score and line.
 #[derive(Debug, Clone)]
@@ -154,6 +141,11 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// The tunables of this search (borrowed for the whole search, not from `self`).
+    fn params(&self) -> &'a SearchParams {
+        &self.shared.limits.params
+    }
+
     /// The histories and correction tables this worker learned, for the next search.
     pub fn into_memory(self) -> ThreadMemory {
         ThreadMemory { history: self.history, correction: self.correction }
@@ -224,12 +216,13 @@ impl<'a> Worker<'a> {
     fn aspiration_search(&mut self, depth: i32) {
         self.root_depth = depth;
         let previous = self.root_moves[self.pv_index].previous_score;
-        let mut delta = ASPIRATION_DELTA;
-        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && previous.abs() < MATE_BOUND {
-            (previous - delta, previous + delta)
-        } else {
-            (-INFINITY, INFINITY)
-        };
+        let mut delta = self.params().aspiration_delta;
+        let (mut alpha, mut beta) =
+            if depth >= self.params().aspiration_min_depth && previous.abs() < MATE_BOUND {
+                (previous - delta, previous + delta)
+            } else {
+                (-INFINITY, INFINITY)
+            };
         loop {
             let score = self.search_root(depth, alpha, beta);
             if self.stopped {
@@ -407,9 +400,9 @@ impl<'a> Worker<'a> {
         if !pv_node
             && excluded.is_none()
             && !in_check
-            && depth <= RFP_MAX_DEPTH
+            && depth <= self.params().rfp_max_depth
             && beta.abs() < MATE_BOUND
-            && pruning_eval - RFP_MARGIN * (depth - improving as i32) >= beta
+            && pruning_eval - self.params().rfp_margin * (depth - improving as i32) >= beta
         {
             return pruning_eval;
         }
@@ -424,7 +417,7 @@ impl<'a> Worker<'a> {
             && !in_check
             && !after_null
             && !table_says_fail_low
-            && depth >= NMP_MIN_DEPTH
+            && depth >= self.params().nmp_min_depth
             && eval >= beta
             && pruning_eval >= beta
             && beta.abs() < MATE_BOUND
@@ -434,9 +427,9 @@ impl<'a> Worker<'a> {
             self.move_stack[ply] = None;
             self.moved[ply] = None;
             self.double_extensions[ply + 1] = self.double_extensions[ply];
-            let reduction = NMP_BASE_REDUCTION
-                + depth / NMP_DEPTH_DIVISOR
-                + ((pruning_eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_CAP);
+            let reduction = self.params().nmp_base_reduction
+                + depth / self.params().nmp_depth_divisor
+                + ((pruning_eval - beta) / self.params().nmp_eval_divisor).min(self.params().nmp_eval_cap);
             let score = -self.negamax(depth - 1 - reduction, -beta, -beta + 1, ply + 1, !cut_node);
             self.pos.unmake();
             if self.stopped {
@@ -449,14 +442,14 @@ impl<'a> Worker<'a> {
 
         // Step 6b. ProbCut: a capture that beats beta by a margin in a much shallower search
         // (first confirmed by quiescence) very likely beats beta in the full one.
-        let probcut_beta = beta + PROBCUT_MARGIN;
+        let probcut_beta = beta + self.params().probcut_margin;
         if !pv_node
             && excluded.is_none()
             && !in_check
-            && depth >= PROBCUT_MIN_DEPTH
+            && depth >= self.params().probcut_min_depth
             && beta.abs() < TB_WIN_BOUND
             && !matches!((hit, tt_score), (Some(hit), Some(score))
-                if hit.depth > depth - PROBCUT_REDUCTION && score < probcut_beta)
+                if hit.depth > depth - self.params().probcut_reduction && score < probcut_beta)
         {
             if let Some(score) = self.probcut(depth, probcut_beta, pruning_eval, raw_eval, hit, ply, cut_node)
             {
@@ -496,7 +489,11 @@ impl<'a> Worker<'a> {
         // Step 7b. Internal iterative reduction: a node expected to matter but with no table
         // move is badly ordered; search it a ply shallower, which also fills the table with a
         // move for the full-depth visit that comes if the line holds.
-        if (pv_node || cut_node) && depth >= IIR_MIN_DEPTH && tt_move.is_none() && excluded.is_none() {
+        if (pv_node || cut_node)
+            && depth >= self.params().iir_min_depth
+            && tt_move.is_none()
+            && excluded.is_none()
+        {
             depth -= 1;
         }
         let side = self.pos.turn();
@@ -509,7 +506,7 @@ impl<'a> Worker<'a> {
         let mut quiets_tried = MoveList::new(); // on the stack: no allocation per node
         let mut tacticals_tried = MoveList::new();
         let mut skip_quiets = false;
-        let late_move_limit = (LMP_BASE + depth * depth) / (2 - improving as i32);
+        let late_move_limit = (self.params().lmp_base + depth * depth) / (2 - improving as i32);
         let mut moves_searched = 0;
         while let Some(mv) = picker.next_move(self.pos.chess(), |mv| self.order_score(&contexts, side, mv)) {
             let quiet = is_quiet(mv);
@@ -525,10 +522,14 @@ impl<'a> Worker<'a> {
                     continue;
                 }
                 if prunable_quiet
-                    && ((depth <= LMP_MAX_DEPTH && quiets_tried.len() as i32 >= late_move_limit)
-                        || (depth <= FUTILITY_MAX_DEPTH
-                            && pruning_eval + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha
-                            && history < FUTILITY_HISTORY_LIMIT[improving as usize]))
+                    && ((depth <= self.params().lmp_max_depth
+                        && quiets_tried.len() as i32 >= late_move_limit)
+                        || (depth <= self.params().futility_max_depth
+                            && pruning_eval
+                                + self.params().futility_base
+                                + self.params().futility_per_depth * depth
+                                <= alpha
+                            && history < self.params().futility_history_limit(improving)))
                 {
                     // The picker drops the quiets left but the checks, unscored and unscanned.
                     skip_quiets = true;
@@ -537,22 +538,26 @@ impl<'a> Worker<'a> {
                 }
                 // A quiet whose continuations have gone badly is skipped near the leaves.
                 if prunable_quiet
-                    && depth <= CONTINUATION_PRUNE_DEPTH[improving as usize]
+                    && depth <= self.params().continuation_prune_depth(improving)
                     && (self.history.continuation(&contexts, 0, side, mv)
-                        < COUNTER_HISTORY_LIMIT[improving as usize]
+                        < self.params().counter_history_limit(improving)
                         || self.history.continuation(&contexts, 1, side, mv)
-                            < FOLLOW_UP_HISTORY_LIMIT[improving as usize])
+                            < self.params().follow_up_history_limit(improving))
                 {
                     continue;
                 }
                 let see_margin = if quiet {
-                    SEE_QUIET_MARGIN * depth
+                    self.params().see_quiet_margin * depth
                 } else {
-                    SEE_CAPTURE_MARGIN * depth - history / SEE_CAPTURE_HISTORY_DIVISOR
+                    self.params().see_capture_margin * depth
+                        - history / self.params().see_capture_history_divisor
                 };
                 // A capture known not to lose material passes any margin at or below zero.
                 let known_good = picker.last_is_known_good_tactical() && see_margin <= 0;
-                if depth <= SEE_PRUNE_MAX_DEPTH && !known_good && !see_ge(self.pos.chess(), mv, see_margin) {
+                if depth <= self.params().see_prune_max_depth
+                    && !known_good
+                    && !see_ge(self.pos.chess(), mv, see_margin)
+                {
                     continue;
                 }
             }
@@ -580,17 +585,18 @@ impl<'a> Worker<'a> {
                 -self.negamax(new_depth, -beta, -alpha, ply + 1, !pv_node && !cut_node)
             } else {
                 let mut reduction = 0;
-                if depth >= LMR_MIN_DEPTH
+                if depth >= self.params().lmr_min_depth
                     && moves_searched >= LMR_MIN_MOVE
                     && quiet
                     && !in_check
                     && !gives_check
                 {
                     let hinted = hints.killers.contains(&Some(mv)) || hints.counter == Some(mv);
-                    reduction = LMR_TABLE[depth.min(63) as usize][moves_searched.min(63)] - 1;
+                    reduction = self.params().lmr(depth, moves_searched) - 1;
                     reduction += !pv_node as i32 + !improving as i32;
                     reduction -= hinted as i32;
-                    reduction -= (history / LMR_HISTORY_DIVISOR).clamp(-LMR_HISTORY_CLAMP, LMR_HISTORY_CLAMP);
+                    reduction -= (history / self.params().lmr_history_divisor)
+                        .clamp(-self.params().lmr_history_clamp, self.params().lmr_history_clamp);
                     reduction = reduction.clamp(0, (new_depth - 1).max(0));
                 }
                 let mut score = -self.negamax(new_depth - reduction, -alpha - 1, -alpha, ply + 1, true);
@@ -666,7 +672,7 @@ impl<'a> Worker<'a> {
     }
 
     /// ProbCut's search (see step 6b): captures that win enough by exchange are tried in
-    /// quiescence, then confirmed `PROBCUT_REDUCTION` plies shallower. A confirmed score is
+    /// quiescence, then confirmed `probcut_reduction` plies shallower. A confirmed score is
     /// stored and returned.
     #[allow(clippy::too_many_arguments)]
     fn probcut(
@@ -695,7 +701,7 @@ impl<'a> Worker<'a> {
             let mut score = -self.quiescence(-probcut_beta, -probcut_beta + 1, ply + 1);
             if score >= probcut_beta && !self.stopped {
                 score = -self.negamax(
-                    depth - PROBCUT_REDUCTION,
+                    depth - self.params().probcut_reduction,
                     -probcut_beta,
                     -probcut_beta + 1,
                     ply + 1,
@@ -713,7 +719,7 @@ impl<'a> Worker<'a> {
                     Some(mv),
                     score,
                     Some(raw_eval),
-                    depth - PROBCUT_REDUCTION + 1,
+                    depth - self.params().probcut_reduction + 1,
                     Bound::Lower,
                     ply,
                 );
@@ -727,9 +733,9 @@ impl<'a> Worker<'a> {
     /// lower bound from nearly as deep with a score that is no mate or tablebase win, and not so
     /// far from the root that extensions could run away.
     fn is_singular_candidate(&self, hit: TtHit, depth: i32, ply: usize) -> bool {
-        depth >= SE_MIN_DEPTH
+        depth >= self.params().se_min_depth
             && matches!(hit.bound, Bound::Lower | Bound::Exact)
-            && hit.depth >= depth - SE_TT_DEPTH_MARGIN
+            && hit.depth >= depth - self.params().se_tt_depth_margin
             && score_from_tt(hit.score, ply).abs() < TB_WIN_BOUND
             && (ply as i32) < 2 * self.root_depth
     }
@@ -751,13 +757,13 @@ impl<'a> Worker<'a> {
         pv_node: bool,
         cut_node: bool,
     ) -> Singularity {
-        let singular_beta = tt_score - SE_MARGIN_PER_DEPTH * depth;
+        let singular_beta = tt_score - self.params().se_margin_per_depth * depth;
         self.excluded[ply] = Some(mv);
         let score = self.negamax((depth - 1) / 2, singular_beta - 1, singular_beta, ply, cut_node);
         self.excluded[ply] = None;
         if score < singular_beta {
             let doubled = !pv_node
-                && score < singular_beta - SE_DOUBLE_MARGIN
+                && score < singular_beta - self.params().se_double_margin
                 && self.double_extensions[ply] < SE_MAX_DOUBLE_EXTENSIONS;
             Singularity::Extend(if doubled { 2 } else { 1 })
         } else if singular_beta >= beta {

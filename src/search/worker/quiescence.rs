@@ -50,7 +50,7 @@ impl Worker<'_> {
             return stand_pat;
         }
         // So far below alpha that no capture can close the gap: give the node up.
-        if !in_check && stand_pat + QS_NODE_DELTA < alpha {
+        if !in_check && stand_pat + self.params().qs_node_delta < alpha {
             return stand_pat;
         }
         alpha = alpha.max(stand_pat);
@@ -79,12 +79,12 @@ impl Worker<'_> {
         {
             if !in_check {
                 // Delta pruning: even winning this piece outright would not reach alpha.
-                if stand_pat + gain_estimate(mv) + DELTA_MARGIN <= alpha {
+                if stand_pat + gain_estimate(mv) + self.params().delta_margin <= alpha {
                     continue;
                 }
                 // Only captures whose exchange wins, and wins what alpha still needs less a
                 // margin, can improve a quiet position.
-                let threshold = (alpha - stand_pat - QS_SEE_MARGIN).max(1);
+                let threshold = (alpha - stand_pat - self.params().qs_see_margin).max(1);
                 if !see_ge(self.pos.chess(), mv, threshold) {
                     continue;
                 }

@@ -177,7 +177,7 @@ impl<W: Write> Session<W> {
     fn handle_command(&mut self, command: Command) -> Flow {
         match command {
             Command::Uci => {
-                let text = output::handshake(self.engine.options());
+                let text = output::handshake(self.engine.options(), &self.engine.tunables());
                 self.say(&text);
             }
             Command::IsReady => self.is_ready(),
@@ -263,7 +263,14 @@ impl<W: Write> Session<W> {
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let change = match options::parse_change(name, value) {
             Ok(change) => change,
-            Err(error) => return self.error(&error.to_string()),
+            Err(error) => {
+                // A tuning build also takes the search's tunables.
+                return match self.engine.set_tunable(name, value) {
+                    Some(Ok(())) => {}
+                    Some(Err(refused)) => self.error(&refused.to_string()),
+                    None => self.error(&error.to_string()),
+                };
+            }
         };
         match change.effect() {
             // The running search answers before its table goes.
