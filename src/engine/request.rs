@@ -71,6 +71,7 @@ impl GoRequest {
         let mut limits = SearchLimits {
             depth: self.depth.map(|d| d.max(1)),
             nodes: self.nodes,
+            soft_nodes: None,
             mate_in_moves: self.mate_in_moves,
             // `go infinite` ignores clocks: it runs until `stop`.
             time: if self.infinite {

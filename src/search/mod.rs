@@ -32,6 +32,9 @@ pub struct SearchLimits {
     pub depth: Option<i32>,
     /// Nodes to search at most, all threads together.
     pub nodes: Option<u64>,
+    /// The first iteration that completes with this many nodes or more is the last (a soft
+    /// limit: `nodes` stays the hard one).
+    pub soft_nodes: Option<u64>,
     /// Stop once a mate in at most this many moves is found.
     pub mate_in_moves: Option<i32>,
     /// Soft and hard thinking-time limits, measured from the clock start; `None`: no clock.

@@ -7,16 +7,13 @@
 //! first one to finish past the soft limit is the last, and the hard limit only catches the
 //! rare iteration that explodes.
 //!
-//! The soft limit needs nothing from the search: it reports every finished iteration (its
-//! principal line, exact bound, nodes so far) before deciding whether to start the next, and
-//! stops at once if its control is stopped by then, exactly as when a GUI sends `stop` at that
-//! moment. The report is made on the searching thread, so on one thread the stop is seen before
-//! the next iteration begins, at the same node count every time: the search stays a pure
-//! function of the position, the table, the histories and the limits.
+//! The soft limit is the search's own (`SearchLimits::soft_nodes`): it is checked after each
+//! completed iteration, where the clock's soft limit is, so on one thread the search stays a
+//! pure function of the position, the table, the histories and the limits.
 
 use crate::engine;
 use crate::position::Position;
-use crate::search::{ScoreBound, SearchControl, SearchEvent, SearchMemory, SearchOutcome};
+use crate::search::{SearchControl, SearchLimits, SearchMemory, SearchOutcome};
 use crate::tt::TranspositionTable;
 
 /// The node limits of one move's search.
@@ -43,24 +40,15 @@ pub fn search(
     tt: &TranspositionTable,
     memory: &SearchMemory,
 ) -> Option<SearchOutcome> {
-    let limits = engine::fixed_nodes(budget.hard);
-    // A control per search: it counts the nodes the limit is checked against.
-    let control = SearchControl::new(false);
-    let soft_stop = |event: SearchEvent| match (event, budget.soft) {
-        // Only a finished iteration's line is exact; an aspiration failure's is a bound.
-        (SearchEvent::Iteration(line), Some(soft))
-            if line.bound == ScoreBound::Exact && line.nodes >= soft =>
-        {
-            control.stop()
-        }
-        _ => {}
-    };
-    engine::search_with_memory(pos, &limits, tt, memory, &control, &soft_stop)
+    let limits = SearchLimits { soft_nodes: budget.soft, ..engine::fixed_nodes(budget.hard) };
+    // A control per search: it counts the nodes the limits are checked against.
+    engine::search_with_memory(pos, &limits, tt, memory, &SearchControl::new(false), &|_| {})
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::{ScoreBound, SearchEvent};
     use std::sync::Mutex;
 
     /// The node count of each finished iteration of a `hard`-node search of `fen`, on a fresh

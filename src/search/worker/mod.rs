@@ -943,6 +943,9 @@ impl<'a> Worker<'a> {
                 return true;
             }
         }
+        if self.shared.limits.soft_nodes.is_some_and(|soft| self.total_nodes().max(self.nodes) >= soft) {
+            return true;
+        }
         self.time_manager.should_stop(control.clock())
     }
 }
