@@ -7,7 +7,7 @@
 use super::jobs::JobError;
 use super::{Engine, Tablebases};
 use crate::nnue::{self, NetError, Network};
-use crate::options::{Effect, OptionChange, OptionError, OptionKind};
+use crate::options::{self, Effect, OptionChange, OptionError};
 use crate::search::{SharedParams, TUNABLES};
 use crate::tt::{AllocationError, TranspositionTable};
 use std::fmt;
@@ -97,28 +97,12 @@ impl Engine {
             return None;
         }
         let tunable = TUNABLES.iter().find(|t| t.name.eq_ignore_ascii_case(name))?;
-        let accepted = OptionKind::Spin { min: tunable.min, max: tunable.max };
-        let token = value.unwrap_or("").trim();
-        let parsed = match token.parse::<i64>() {
-            Ok(number) if (tunable.min..=tunable.max).contains(&number) => number,
-            Ok(number) => {
-                return Some(Err(OptionError::OutOfRange {
-                    option: tunable.name,
-                    value: number,
-                    min: tunable.min,
-                    max: tunable.max,
-                }))
-            }
-            Err(_) => {
-                return Some(Err(OptionError::BadValue {
-                    option: tunable.name,
-                    token: token.to_string(),
-                    accepted,
-                }))
-            }
+        let value = match options::parse_spin(tunable.name, tunable.min, tunable.max, value.map(str::trim)) {
+            Ok(value) => value,
+            Err(error) => return Some(Err(error)),
         };
         let mut params = (*self.params.0).clone();
-        params.set(tunable.name, parsed);
+        params.set(tunable.name, value);
         self.params = SharedParams(Arc::new(params));
         Some(Ok(()))
     }

@@ -413,15 +413,23 @@ fn parse_value(spec: &OptionSpec, value: Option<&str>) -> Result<Value, OptionEr
             Some("false") => Ok(Value::Flag(false)),
             _ => Err(bad_value(value.unwrap_or(""))),
         },
-        OptionKind::Spin { min, max } => {
-            let raw = value.unwrap_or("");
-            let number: i64 = raw.parse().map_err(|_| bad_value(raw))?;
-            if !(min..=max).contains(&number) {
-                return Err(OptionError::OutOfRange { option: spec.name, value: number, min, max });
-            }
-            Ok(Value::Number(number))
-        }
+        OptionKind::Spin { min, max } => parse_spin(spec.name, min, max, value).map(Value::Number),
     }
+}
+
+/// Reads `value` as an integer of `option` in `min..=max` (a spin option's value, or a search
+/// tunable's in a tuning build).
+pub fn parse_spin(option: &'static str, min: i64, max: i64, value: Option<&str>) -> Result<i64, OptionError> {
+    let raw = value.unwrap_or("");
+    let number: i64 = raw.parse().map_err(|_| OptionError::BadValue {
+        option,
+        token: raw.to_string(),
+        accepted: OptionKind::Spin { min, max },
+    })?;
+    if !(min..=max).contains(&number) {
+        return Err(OptionError::OutOfRange { option, value: number, min, max });
+    }
+    Ok(number)
 }
 
 #[cfg(test)]
