@@ -243,7 +243,7 @@ impl Model {
                     Reason::Checkmate | Reason::Stalemate => Expect::NoMove,
                     _ => Expect::Legal(pos.clone()),
                 });
-                self.ponder_pending = params.ponder;
+                self.ponder_pending = params.limits.ponder;
             }
             Ok(_) => {}
             Err(_) => match first_token(line) {

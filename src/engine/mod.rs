@@ -33,7 +33,7 @@ mod request;
 pub use config::{Applied, ApplyError, TablesInForce};
 pub use events::{Answer, EngineEvent};
 pub use inspect::{game_result, Evaluation};
-pub use request::{GoClocks, GoPlan, GoRequest};
+pub use request::{GoClocks, GoLimits, GoPlan, GoRequest};
 
 // The engine side's data types and services the UCI layer names, so that it depends on the
 // engine alone: positions, what searches report, the evaluation's terms, game results, the
@@ -273,7 +273,7 @@ impl Engine {
             limited,
             tablebases: self.tablebases.clone(),
         };
-        self.search(request.position, limits, request.ponder, reporting);
+        self.search(request.position, limits, request.limits.ponder, reporting);
         GoPlan { min_think, events }
     }
 

@@ -17,12 +17,10 @@ use std::time::Duration;
 // The clocks of a `go` belong to the time module, which reads them (`time::allocate`).
 pub use crate::time::GoClocks;
 
-/// Everything one `go` asks of the engine, as plain data: the UCI layer parsed it, the engine
-/// turns it into search limits (time allocation, the strength level, tablebase use).
-#[derive(Clone)]
-pub struct GoRequest {
-    /// The position to search (with no legal move, the engine answers without a search).
-    pub position: Position,
+/// What a `go` limits the search by, as sent: the words the UCI parser (`GoParams`) and the
+/// engine (`GoRequest`) share.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GoLimits {
     /// The clocks as sent.
     pub clocks: GoClocks,
     /// Plies to search at most.
@@ -35,6 +33,16 @@ pub struct GoRequest {
     pub infinite: bool,
     /// `go ponder`: the clock starts at `ponderhit`.
     pub ponder: bool,
+}
+
+/// Everything one `go` asks of the engine, as plain data: the UCI layer parsed it, the engine
+/// turns it into search limits (time allocation, the strength level, tablebase use).
+#[derive(Clone)]
+pub struct GoRequest {
+    /// The position to search (with no legal move, the engine answers without a search).
+    pub position: Position,
+    /// The limits as sent.
+    pub limits: GoLimits,
     /// Restrict the root to these moves (empty: all).
     pub search_moves: Vec<Move>,
 }
@@ -68,17 +76,14 @@ impl GoRequest {
         knobs: Option<&Knobs>,
     ) -> SearchLimits {
         let turn = self.position.turn();
+        let go = &self.limits;
         let mut limits = SearchLimits {
-            depth: self.depth.map(|d| d.max(1)),
-            nodes: self.nodes,
+            depth: go.depth.map(|d| d.max(1)),
+            nodes: go.nodes,
             soft_nodes: None,
-            mate_in_moves: self.mate_in_moves,
+            mate_in_moves: go.mate_in_moves,
             // `go infinite` ignores clocks: it runs until `stop`.
-            time: if self.infinite {
-                None
-            } else {
-                time::allocate(&self.clocks, turn, options.move_overhead_ms)
-            },
+            time: if go.infinite { None } else { time::allocate(&go.clocks, turn, options.move_overhead_ms) },
             search_moves: self.search_moves.clone(),
             multipv: options.multipv,
             threads: options.threads,

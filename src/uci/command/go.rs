@@ -3,24 +3,15 @@
 //! not negative, `mate` positive); the engine decides what they mean.
 
 use super::ParseError;
-use crate::engine::GoClocks;
+use crate::engine::GoLimits;
 
-/// Parameters of `go`, as sent (times in milliseconds). The clocks go to the engine as they
+/// Parameters of `go`, as sent (times in milliseconds). The limits go to the engine as they
 /// are.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct GoParams {
-    /// `wtime`, `btime`, `winc`, `binc`, `movestogo` and `movetime`.
-    pub clocks: GoClocks,
-    /// `depth`: the deepest iteration, in plies (never negative).
-    pub depth: Option<i32>,
-    /// `nodes`: the node budget.
-    pub nodes: Option<u64>,
-    /// `mate`: look for a mate in this many moves (always positive).
-    pub mate_in_moves: Option<i32>,
-    /// `infinite`: search until `stop`, whatever else limits it.
-    pub infinite: bool,
-    /// `ponder`: search on the opponent's time until `ponderhit` or `stop`.
-    pub ponder: bool,
+    /// The clocks, `depth` (never negative), `nodes`, `mate` (always positive), `infinite` and
+    /// `ponder`.
+    pub limits: GoLimits,
     /// `searchmoves`: the root moves to consider, in UCI notation, not yet checked for legality.
     pub search_moves: Vec<String>,
     /// `go perft N`: count moves instead of searching.
@@ -73,22 +64,22 @@ pub(super) fn parse_go(tokens: &[&str]) -> Result<GoParams, ParseError> {
         let value = tokens.get(i + 1);
         let mut consumed = 2;
         match key {
-            "wtime" => go.clocks.wtime = Some(number("wtime", value)?),
-            "btime" => go.clocks.btime = Some(number("btime", value)?),
-            "winc" => go.clocks.winc = Some(number("winc", value)?),
-            "binc" => go.clocks.binc = Some(number("binc", value)?),
-            "movestogo" => go.clocks.movestogo = Some(number("movestogo", value)?),
-            "depth" => go.depth = Some(number("depth", value)?),
-            "nodes" => go.nodes = Some(number("nodes", value)?),
-            "mate" => go.mate_in_moves = Some(number("mate", value)?),
-            "movetime" => go.clocks.movetime = Some(number("movetime", value)?),
+            "wtime" => go.limits.clocks.wtime = Some(number("wtime", value)?),
+            "btime" => go.limits.clocks.btime = Some(number("btime", value)?),
+            "winc" => go.limits.clocks.winc = Some(number("winc", value)?),
+            "binc" => go.limits.clocks.binc = Some(number("binc", value)?),
+            "movestogo" => go.limits.clocks.movestogo = Some(number("movestogo", value)?),
+            "depth" => go.limits.depth = Some(number("depth", value)?),
+            "nodes" => go.limits.nodes = Some(number("nodes", value)?),
+            "mate" => go.limits.mate_in_moves = Some(number("mate", value)?),
+            "movetime" => go.limits.clocks.movetime = Some(number("movetime", value)?),
             "perft" => go.perft = Some(number("perft", value)?),
             "infinite" => {
-                go.infinite = true;
+                go.limits.infinite = true;
                 consumed = 1;
             }
             "ponder" => {
-                go.ponder = true;
+                go.limits.ponder = true;
                 consumed = 1;
             }
             "searchmoves" => {
@@ -107,14 +98,14 @@ pub(super) fn parse_go(tokens: &[&str]) -> Result<GoParams, ParseError> {
         }
         i += consumed;
     }
-    if let Some(depth) = go.depth {
+    if let Some(depth) = go.limits.depth {
         if depth < 0 {
             let token = depth.to_string();
             let accepted = "a non-negative integer";
             return Err(ParseError::BadValue { command: "go", parameter: "depth", token, accepted });
         }
     }
-    if let Some(mate) = go.mate_in_moves {
+    if let Some(mate) = go.limits.mate_in_moves {
         if mate <= 0 {
             let token = mate.to_string();
             let accepted = "a positive integer";
@@ -135,13 +126,16 @@ mod tests {
             Command::Go(go) => go,
             other => panic!("{other:?}"),
         };
-        assert_eq!(go.clocks.wtime, Some(-50));
-        assert_eq!((go.clocks.movestogo, go.depth, go.nodes), (Some(5), Some(3), Some(99)));
+        assert_eq!(go.limits.clocks.wtime, Some(-50));
+        assert_eq!(
+            (go.limits.clocks.movestogo, go.limits.depth, go.limits.nodes),
+            (Some(5), Some(3), Some(99))
+        );
         let go = match parse("go infinite searchmoves e2e4 d2d4 ponder").unwrap() {
             Command::Go(go) => go,
             other => panic!("{other:?}"),
         };
-        assert!(go.infinite && go.ponder);
+        assert!(go.limits.infinite && go.limits.ponder);
         assert_eq!(go.search_moves, vec!["e2e4", "d2d4"]);
         assert!(parse("go depth abc").unwrap_err().to_string().contains("'abc'"));
         assert!(parse("go wtime").is_err());

@@ -46,7 +46,7 @@ impl<W: Write> Session<W> {
         let (request, rejected) = self.request(pos, &params);
         let plan = self.engine.go(request);
         let not_before = plan.min_think.map(|think| self.clock.now() + think);
-        let owed = Owed::new(params.ponder, params.infinite, not_before);
+        let owed = Owed::new(params.limits.ponder, params.limits.infinite, not_before);
         self.pending = Some(PendingGo { owed, mode, min_think: plan.min_think, last_shown: None });
         // A `go` answered without a search (no legal move) has no use for its `searchmoves`.
         let searching = !matches!(plan.events.last(), Some(EngineEvent::Finished(_)));
@@ -71,16 +71,7 @@ impl<W: Write> Session<W> {
                 Err(reason) => rejected.push(format!("searchmoves: {reason} move '{token}' ignored")),
             }
         }
-        let request = GoRequest {
-            position,
-            clocks: params.clocks.clone(),
-            depth: params.depth,
-            nodes: params.nodes,
-            mate_in_moves: params.mate_in_moves,
-            infinite: params.infinite,
-            ponder: params.ponder,
-            search_moves,
-        };
+        let request = GoRequest { position, limits: params.limits.clone(), search_moves };
         (request, rejected)
     }
 
