@@ -84,35 +84,26 @@ pub enum DataCommand {
         filter: Filter,
     },
     /// Writes the positions of all inputs in a random order (each becomes its own game).
-    Shuffle {
-        /// Record files, in order.
-        #[arg(required = true)]
-        inputs: Vec<PathBuf>,
-        /// The file to write.
-        #[arg(long, value_name = "FILE")]
-        out: PathBuf,
-        /// Seed of the shuffle.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// What to drop while reading: none, or a list of check, noisy, mate, early=N.
-        #[arg(long, default_value = "none")]
-        filter: Filter,
-    },
+    Shuffle(MixArgs),
     /// Merges whole games of several files in a random order.
-    Interleave {
-        /// Record files, in order.
-        #[arg(required = true)]
-        inputs: Vec<PathBuf>,
-        /// The file to write.
-        #[arg(long, value_name = "FILE")]
-        out: PathBuf,
-        /// Seed of the shuffle.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// What to drop while reading: none, or a list of check, noisy, mate, early=N.
-        #[arg(long, default_value = "none")]
-        filter: Filter,
-    },
+    Interleave(MixArgs),
+}
+
+/// The arguments `patina data shuffle` and `patina data interleave` share.
+#[derive(clap::Args)]
+pub struct MixArgs {
+    /// Record files, in order.
+    #[arg(required = true)]
+    inputs: Vec<PathBuf>,
+    /// The file to write.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Seed of the shuffle.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// What to drop while reading: none, or a list of check, noisy, mate, early=N.
+    #[arg(long, default_value = "none")]
+    filter: Filter,
 }
 
 /// Which table `patina data results` prints.
@@ -300,12 +291,12 @@ pub fn data(command: DataCommand) -> ExitCode {
                 ResultsReport::Big => show(&big.to_string()),
             }),
         ),
-        DataCommand::Shuffle { inputs, out, seed, filter } => finish(
+        DataCommand::Shuffle(MixArgs { inputs, out, seed, filter }) => finish(
             "data shuffle",
             tools::shuffle(&inputs, &out, seed, filter)
                 .map(|n| show(&format!("{n} records -> {}\n", out.display()))),
         ),
-        DataCommand::Interleave { inputs, out, seed, filter } => finish(
+        DataCommand::Interleave(MixArgs { inputs, out, seed, filter }) => finish(
             "data interleave",
             tools::interleave(&inputs, &out, seed, filter)
                 .map(|n| show(&format!("{n} records -> {}\n", out.display()))),
