@@ -102,7 +102,7 @@ impl Engine {
             Err(error) => return Some(Err(error)),
         };
         let mut params = (*self.params.0).clone();
-        params.set(tunable.name, value);
+        tunable.set_in(&mut params, value);
         self.params = SharedParams(Arc::new(params));
         Some(Ok(()))
     }

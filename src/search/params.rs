@@ -85,6 +85,13 @@ impl Tunable {
         (self.get)(params)
     }
 
+    /// Sets it in `params` to `value`, clamped into its range, and recomputes what derives
+    /// from it.
+    pub fn set_in(&self, params: &mut SearchParams, value: i64) {
+        (self.set)(params, value.clamp(self.min, self.max));
+        params.derive();
+    }
+
     /// OpenBench's SPSA input line: `NAME, int, default, min, max, c_end, r_end`.
     pub fn spsa_line(&self) -> String {
         format!("{}, int, {}, {}, {}, {}, 0.002", self.name, self.default, self.min, self.max, self.step)
@@ -204,33 +211,21 @@ tunables! {
     see_capture_margin: i32 = -100, SEE_CAPTURE_MARGIN, [-200, -40], 10;
     /// Thread voting: a thread's vote weighs (score - lowest score + this) * depth.
     vote_score_offset: i32 = 14, VOTE_SCORE_OFFSET, [0, 50], 3;
-    /// Continuation pruning: at depth <= `[not improving, improving]` a quiet whose one-ply (or
-    /// two-ply) continuation history is below the limit is skipped.
-    /// (Not improving.)
+    /// Continuation pruning applies at this depth or less, when the eval is not improving.
     continuation_prune_depth_not_improving: i32 = 3, CONTINUATION_PRUNE_DEPTH_NOT_IMPROVING, [1, 6], 1;
-    /// Continuation pruning: at depth <= `[not improving, improving]` a quiet whose one-ply (or
-    /// two-ply) continuation history is below the limit is skipped.
-    /// (Improving.)
+    /// Continuation pruning applies at this depth or less, when the eval is improving.
     continuation_prune_depth_improving: i32 = 2, CONTINUATION_PRUNE_DEPTH_IMPROVING, [1, 6], 1;
-    /// One-ply continuation history below which a quiet is skipped, `[not improving, improving]`.
-    /// (Not improving.)
+    /// One-ply continuation history below which a quiet is skipped (not improving).
     counter_history_limit_not_improving: i32 = 0, COUNTER_HISTORY_LIMIT_NOT_IMPROVING, [-4000, 2000], 250;
-    /// One-ply continuation history below which a quiet is skipped, `[not improving, improving]`.
-    /// (Improving.)
+    /// One-ply continuation history below which a quiet is skipped (improving).
     counter_history_limit_improving: i32 = -1_000, COUNTER_HISTORY_LIMIT_IMPROVING, [-4000, 2000], 250;
-    /// Two-ply continuation history below which a quiet is skipped, `[not improving, improving]`.
-    /// (Not improving.)
+    /// Two-ply continuation history below which a quiet is skipped (not improving).
     follow_up_history_limit_not_improving: i32 = -2_000, FOLLOW_UP_HISTORY_LIMIT_NOT_IMPROVING, [-6000, 0], 250;
-    /// Two-ply continuation history below which a quiet is skipped, `[not improving, improving]`.
-    /// (Improving.)
+    /// Two-ply continuation history below which a quiet is skipped (improving).
     follow_up_history_limit_improving: i32 = -4_000, FOLLOW_UP_HISTORY_LIMIT_IMPROVING, [-8000, 0], 250;
-    /// Futility pruning spares quiets whose combined history is at least this
-    /// (`[not improving, improving]`).
-    /// (Not improving.)
+    /// Futility pruning spares quiets whose combined history is at least this (not improving).
     futility_history_limit_not_improving: i32 = 12_000, FUTILITY_HISTORY_LIMIT_NOT_IMPROVING, [2000, 20000], 1000;
-    /// Futility pruning spares quiets whose combined history is at least this
-    /// (`[not improving, improving]`).
-    /// (Improving.)
+    /// Futility pruning spares quiets whose combined history is at least this (improving).
     futility_history_limit_improving: i32 = 6_000, FUTILITY_HISTORY_LIMIT_IMPROVING, [1000, 16000], 1000;
     /// Late-move reduction = (LMR_BASE + ln(depth) * ln(move) / LMR_DIVISOR), both in hundredths.
     lmr_base: i32 = 75, LMR_BASE, [0, 200], 8;
@@ -242,41 +237,25 @@ impl SearchParams {
     /// Futility pruning spares quiets whose combined history is at least this.
     #[inline]
     pub fn futility_history_limit(&self, improving: bool) -> i32 {
-        if improving {
-            self.futility_history_limit_improving
-        } else {
-            self.futility_history_limit_not_improving
-        }
+        pick(improving, self.futility_history_limit_improving, self.futility_history_limit_not_improving)
     }
 
     /// Continuation pruning applies at this depth or less.
     #[inline]
     pub fn continuation_prune_depth(&self, improving: bool) -> i32 {
-        if improving {
-            self.continuation_prune_depth_improving
-        } else {
-            self.continuation_prune_depth_not_improving
-        }
+        pick(improving, self.continuation_prune_depth_improving, self.continuation_prune_depth_not_improving)
     }
 
     /// One-ply continuation history below which a quiet is skipped.
     #[inline]
     pub fn counter_history_limit(&self, improving: bool) -> i32 {
-        if improving {
-            self.counter_history_limit_improving
-        } else {
-            self.counter_history_limit_not_improving
-        }
+        pick(improving, self.counter_history_limit_improving, self.counter_history_limit_not_improving)
     }
 
     /// Two-ply continuation history below which a quiet is skipped.
     #[inline]
     pub fn follow_up_history_limit(&self, improving: bool) -> i32 {
-        if improving {
-            self.follow_up_history_limit_improving
-        } else {
-            self.follow_up_history_limit_not_improving
-        }
+        pick(improving, self.follow_up_history_limit_improving, self.follow_up_history_limit_not_improving)
     }
 
     /// The late-move reduction of the `move_number`th move at `depth` (both capped at 63).
@@ -289,8 +268,7 @@ impl SearchParams {
     /// when no tunable has that name.
     pub fn set(&mut self, name: &str, value: i64) -> Option<&'static Tunable> {
         let tunable = TUNABLES.iter().find(|t| t.name.eq_ignore_ascii_case(name))?;
-        (tunable.set)(self, value.clamp(tunable.min, tunable.max));
-        self.derive();
+        tunable.set_in(self, value);
         Some(tunable)
     }
 
@@ -306,6 +284,16 @@ impl SearchParams {
                 };
             }
         }
+    }
+}
+
+/// The value for an improving eval, or the other.
+#[inline]
+fn pick(improving: bool, when_improving: i32, otherwise: i32) -> i32 {
+    if improving {
+        when_improving
+    } else {
+        otherwise
     }
 }
 
