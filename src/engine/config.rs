@@ -8,11 +8,24 @@ use super::jobs::JobError;
 use super::{Engine, Tablebases};
 use crate::nnue::{self, NetError, Network};
 use crate::options::{self, Effect, OptionChange, OptionError};
-use crate::search::{SharedParams, TUNABLES};
+use crate::search::{SharedParams, Tunable, TUNABLES};
 use crate::tt::{AllocationError, TranspositionTable};
 use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
+
+/// A search tunable as `uci` lists it in a tuning build: a spin option.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TunableOption {
+    /// The option's name.
+    pub name: &'static str,
+    /// Its value in force.
+    pub value: i64,
+    /// The smallest value taken.
+    pub min: i64,
+    /// The largest value taken.
+    pub max: i64,
+}
 
 /// What applying an option did, for the caller to report.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,11 +95,13 @@ pub enum TablesInForce {
 impl Engine {
     /// The search's tunables as `uci` lists them in a `--features tune` build (name, value,
     /// min, max); none in a normal build, so users see a clean option list.
-    pub fn tunables(&self) -> Vec<(&'static str, i64, i64, i64)> {
+    pub fn tunables(&self) -> Vec<TunableOption> {
         if !cfg!(feature = "tune") {
             return Vec::new();
         }
-        TUNABLES.iter().map(|t| (t.name, t.get(&self.params), t.min, t.max)).collect()
+        let option =
+            |t: &Tunable| TunableOption { name: t.name, value: t.get(&self.params), min: t.min, max: t.max };
+        TUNABLES.iter().map(option).collect()
     }
 
     /// `setoption` of a search tunable in a `--features tune` build: `None` when `name` is no

@@ -30,7 +30,7 @@ pub mod jobs;
 pub mod openings;
 mod request;
 
-pub use config::{Applied, ApplyError, TablesInForce};
+pub use config::{Applied, ApplyError, TablesInForce, TunableOption};
 pub use events::{Answer, EngineEvent};
 pub use inspect::{game_result, Evaluation};
 pub use request::{GoClocks, GoLimits, GoPlan, GoRequest};

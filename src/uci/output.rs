@@ -1,12 +1,12 @@
 //! Formatting engine data as UCI text. Pure functions from plain structs to strings.
 
-use crate::engine::{Breakdown, IterationReport, Position, Score, ScoreBound, Wdl};
+use crate::engine::{Breakdown, IterationReport, Position, Score, ScoreBound, TunableOption, Wdl};
 use crate::options::{EngineOptions, OptionKind, OPTIONS};
 use shakmaty::{CastlingMode, Move, Position as _};
 use std::fmt::Write as _;
 
 /// The `id`/`option`/`uciok` block answering `uci`.
-pub fn handshake(options: &EngineOptions, tunables: &[(&'static str, i64, i64, i64)]) -> String {
+pub fn handshake(options: &EngineOptions, tunables: &[TunableOption]) -> String {
     let mut text = format!("id name Patina {}\nid author the Patina developers\n", env!("CARGO_PKG_VERSION"));
     for spec in &OPTIONS {
         let default = spec.current(options).to_uci();
@@ -19,7 +19,7 @@ pub fn handshake(options: &EngineOptions, tunables: &[(&'static str, i64, i64, i
             OptionKind::Text => writeln!(text, "option name {} type string default {default}", spec.name),
         };
     }
-    for (name, value, min, max) in tunables {
+    for TunableOption { name, value, min, max } in tunables {
         let _ = writeln!(text, "option name {name} type spin default {value} min {min} max {max}");
     }
     text.push_str("uciok");
