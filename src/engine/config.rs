@@ -111,7 +111,7 @@ impl Engine {
         if !cfg!(feature = "tune") {
             return None;
         }
-        let tunable = TUNABLES.iter().find(|t| t.name.eq_ignore_ascii_case(name))?;
+        let tunable = Tunable::named(name)?;
         let value = match options::parse_spin(tunable.name, tunable.min, tunable.max, value.map(str::trim)) {
             Ok(value) => value,
             Err(error) => return Some(Err(error)),

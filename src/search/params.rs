@@ -80,6 +80,11 @@ pub struct Tunable {
 }
 
 impl Tunable {
+    /// The tunable named `name` (any case, as `setoption` and OpenBench write it).
+    pub fn named(name: &str) -> Option<&'static Tunable> {
+        TUNABLES.iter().find(|t| t.name.eq_ignore_ascii_case(name))
+    }
+
     /// Its value in `params`.
     pub fn get(&self, params: &SearchParams) -> i64 {
         (self.get)(params)
@@ -267,7 +272,7 @@ impl SearchParams {
     /// Sets the tunable named `name` (any case) to `value`, clamped into its range; `None`
     /// when no tunable has that name.
     pub fn set(&mut self, name: &str, value: i64) -> Option<&'static Tunable> {
-        let tunable = TUNABLES.iter().find(|t| t.name.eq_ignore_ascii_case(name))?;
+        let tunable = Tunable::named(name)?;
         tunable.set_in(self, value);
         Some(tunable)
     }
