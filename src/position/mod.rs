@@ -279,6 +279,13 @@ impl Position {
         self.undo.len()
     }
 
+    /// Keys of the earlier positions that can still repeat the current one: those inside the
+    /// fifty-move counter's window, oldest first.
+    pub fn repeatable_keys(&self) -> &[u64] {
+        let window = (self.board.halfmoves() as usize).min(self.history.len());
+        &self.history[self.history.len() - window..]
+    }
+
     /// How often the current position occurred before, looking back only as far as the
     /// fifty-move counter allows (earlier positions cannot repeat the current one).
     pub fn repetitions(&self) -> usize {

@@ -108,6 +108,16 @@ fn repetition_counts_through_the_game_record() {
 }
 
 #[test]
+fn only_positions_since_the_last_capture_or_pawn_move_can_repeat() {
+    let pos =
+        Position::startpos(CastlingMode::Standard).play_uci_moves(["e2e4", "g8f6", "g1f3", "f6g8"]).unwrap();
+    // e2e4 reset the counter: the start position and the one after it cannot recur.
+    let before_knights = Position::startpos(CastlingMode::Standard).play_uci_moves(["e2e4"]).unwrap();
+    assert_eq!(pos.repeatable_keys().len(), 3);
+    assert_eq!(pos.repeatable_keys()[0], before_knights.key());
+}
+
+#[test]
 fn a_position_before_a_null_move_does_not_repeat_after_it() {
     let play = |pos: &mut Position, tokens: &[&str]| {
         for token in tokens {

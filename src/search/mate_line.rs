@@ -4,6 +4,11 @@
 //! testers (fastchess's `-check-mate-pvs`) read such a line as wrong. `complete` walks on from
 //! the line's last position through the table's best moves until the mate is on the board.
 //!
+//! The walk stops where the game would already be over by rule: at a position seen before (on
+//! the line or in the game), since the table's moves can cycle and a line through a repetition
+//! is not the mate it claims (fastchess: "PV continues after threefold repetition"), and once
+//! the fifty-move counter has run out ("PV continues after fifty-move rule").
+//!
 //! Only the reported line changes: the search's tree, scores and moves do not.
 
 use super::params::{MATE, MATE_BOUND};
@@ -17,32 +22,49 @@ pub fn plies_to_mate(score: i32) -> Option<usize> {
 }
 
 /// Extends `pv` (a line from `root` scored `score` for the side to move at the root) with the
-/// table's moves until it is as long as the mate it announces or the table has no legal move to
-/// offer. Leaves `pv` alone unless `score` is a mate score; never shortens it.
-pub fn complete(root: &Chess, pv: &mut Vec<Move>, score: i32, tt: &TranspositionTable) {
+/// table's moves until it is as long as the mate it announces, the table has no legal move to
+/// offer, or the next position would repeat one of `earlier` (the game's keys before `root`),
+/// `root` or the line's own. Leaves `pv` alone unless `score` is a mate score; never shortens it.
+pub fn complete(root: &Chess, earlier: &[u64], pv: &mut Vec<Move>, score: i32, tt: &TranspositionTable) {
     let Some(plies) = plies_to_mate(score) else { return };
     if pv.len() >= plies {
         return;
     }
+    let mut seen = earlier.to_vec();
     let mut pos = root.clone();
+    seen.push(key_of(&pos));
     for &mv in pv.iter() {
         if !pos.is_legal(mv) {
             return;
         }
         pos.play_unchecked(mv);
+        seen.push(key_of(&pos));
     }
-    while pv.len() < plies {
-        let key = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
-        let Some(hit) = tt.probe(key) else { return };
+    while pv.len() < plies && pos.halfmoves() < FIFTY_MOVE_PLIES {
+        let Some(hit) = tt.probe(key_of(&pos)) else { return };
         let Some(mv) = decode_move_in(hit.packed_move, &pos).filter(|&mv| pos.is_legal(mv)) else {
             return;
         };
-        pos.play_unchecked(mv);
+        let mut next = pos.clone();
+        next.play_unchecked(mv);
+        let key = key_of(&next);
+        if seen.contains(&key) {
+            return;
+        }
+        seen.push(key);
         pv.push(mv);
+        pos = next;
         if pos.is_checkmate() {
             return;
         }
     }
+}
+
+/// Plies without a capture or pawn move after which either player may claim a draw.
+const FIFTY_MOVE_PLIES: u32 = 100;
+
+fn key_of(pos: &Chess) -> u64 {
+    pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
 }
 
 #[cfg(test)]
@@ -61,14 +83,10 @@ mod tests {
         text.parse::<UciMove>().unwrap().to_move(pos).unwrap()
     }
 
-    fn key(pos: &Chess) -> u64 {
-        pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
-    }
-
     /// Stores `text` as the best move of `pos` and returns the position after it.
     fn store(tt: &TranspositionTable, pos: &Chess, text: &str) -> Chess {
         let mv = uci(pos, text);
-        tt.store(key(pos), encode_move(mv), 0, 0, 5, Bound::Exact);
+        tt.store(key_of(pos), encode_move(mv), 0, 0, 5, Bound::Exact);
         let mut next = pos.clone();
         next.play_unchecked(mv);
         next
@@ -95,7 +113,7 @@ mod tests {
         let after_reply = store(&tt, &after_first, "h8g8");
         store(&tt, &after_reply, "b1b8");
         let mut pv = vec![uci(&root, "a2a7")];
-        complete(&root, &mut pv, MATE - 3, &tt);
+        complete(&root, &[], &mut pv, MATE - 3, &tt);
         let line: Vec<String> = pv.iter().map(|m| m.to_uci(CastlingMode::Standard).to_string()).collect();
         assert_eq!(line, ["a2a7", "h8g8", "b1b8"]);
     }
@@ -105,7 +123,7 @@ mod tests {
         let root = chess("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1");
         let tt = TranspositionTable::new(1).unwrap();
         let mut pv = vec![uci(&root, "a2a7")];
-        complete(&root, &mut pv, MATE - 3, &tt);
+        complete(&root, &[], &mut pv, MATE - 3, &tt);
         assert_eq!(pv.len(), 1, "nothing in the table: the line stays as searched");
         let after_first = {
             let mut pos = root.clone();
@@ -113,7 +131,52 @@ mod tests {
             pos
         };
         store(&tt, &after_first, "h8g8");
-        complete(&root, &mut pv, 120, &tt);
+        complete(&root, &[], &mut pv, 120, &tt);
         assert_eq!(pv.len(), 1, "not a mate score");
+    }
+
+    /// Plays `moves` (UCI, space-separated) from `pos`.
+    fn after(pos: &Chess, moves: &str) -> Chess {
+        let mut pos = pos.clone();
+        for text in moves.split_whitespace() {
+            let mv = uci(&pos, text);
+            pos.play_unchecked(mv);
+        }
+        pos
+    }
+
+    fn uci_line(pv: &[Move]) -> Vec<String> {
+        pv.iter().map(|m| m.to_uci(CastlingMode::Standard).to_string()).collect()
+    }
+
+    #[test]
+    fn the_walk_stops_before_the_table_moves_repeat_a_position() {
+        let root = chess("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1");
+        let tt = TranspositionTable::new(1).unwrap();
+        // The table cycles: Kh1 Kg8 Kg1 Kh8 is back at the root.
+        store(&tt, &after(&root, "g1h1"), "h8g8");
+        store(&tt, &after(&root, "g1h1 h8g8"), "h1g1");
+        store(&tt, &after(&root, "g1h1 h8g8 h1g1"), "g8h8");
+        store(&tt, &root, "g1h1");
+        let mut pv = vec![uci(&root, "g1h1")];
+        complete(&root, &[], &mut pv, MATE - 9, &tt);
+        assert_eq!(uci_line(&pv), ["g1h1", "h8g8", "h1g1"], "g8h8 would repeat the root");
+
+        // A position of the game before the root counts too.
+        let mut pv = vec![uci(&root, "g1h1")];
+        let earlier = [key_of(&after(&root, "g1h1 h8g8 h1g1"))];
+        complete(&root, &earlier, &mut pv, MATE - 9, &tt);
+        assert_eq!(uci_line(&pv), ["g1h1", "h8g8"], "h1g1 would repeat a game position");
+    }
+
+    #[test]
+    fn the_walk_stops_when_the_fifty_move_counter_runs_out() {
+        let root = chess("7k/8/8/8/8/8/R7/1R4K1 w - - 99 80");
+        let tt = TranspositionTable::new(1).unwrap();
+        let after_first = store(&tt, &after(&root, "a2a7"), "h8g8");
+        store(&tt, &after_first, "b1b8");
+        let mut pv = vec![uci(&root, "a2a7")];
+        complete(&root, &[], &mut pv, MATE - 3, &tt);
+        assert_eq!(uci_line(&pv), ["a2a7"], "the 100th quiet ply ends the game by rule");
     }
 }

@@ -295,7 +295,13 @@ impl<'a> Worker<'a> {
                 root_move.pv.clear();
                 root_move.pv.push(mv);
                 root_move.pv.extend(self.pv_table[1][1..self.pv_length[1]].iter().flatten());
-                mate_line::complete(self.pos.chess(), &mut root_move.pv, score, self.shared.tt);
+                mate_line::complete(
+                    self.pos.chess(),
+                    self.pos.repeatable_keys(),
+                    &mut root_move.pv,
+                    score,
+                    self.shared.tt,
+                );
             }
             best_score = best_score.max(score);
             if score > alpha {
