@@ -182,6 +182,11 @@ pub struct TrainArgs {
     /// --mirror-inputs, whose net sees a position and its mirror alike.
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     mirror: bool,
+    /// Start from this net's weights instead of random ones (fine-tuning an earlier net on new
+    /// data); it must have the architecture and size asked for. Written as it was (epoch 0)
+    /// unless an epoch lowers its validation loss.
+    #[arg(long, value_name = "NET.nnue")]
+    init: Option<PathBuf>,
 }
 
 /// Runs datagen with Ctrl-C (and SIGTERM) wired to a clean stop; progress goes to stderr.
@@ -325,6 +330,7 @@ pub fn train(args: TrainArgs) -> ExitCode {
         seed: args.seed,
         limit: args.limit,
         mirror: args.mirror,
+        init: args.init,
     };
     let outcome = crate::learn::train::run(&request, |event| match event {
         crate::learn::train::TrainEvent::Progress { .. } => eprint!("\rtrain: {event}   "),

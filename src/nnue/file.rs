@@ -275,6 +275,24 @@ impl Network {
         Network::from_bytes(&file_bytes(parts.arch, parts.hidden, &payload))
     }
 
+    /// The quantised weights as flat lists: the inverse of `from_parts`.
+    pub fn parts(&self) -> NetworkParts {
+        let bytes = self.to_bytes();
+        let mut values =
+            bytes[HEADER_BYTES..].chunks_exact(2).map(|pair| i16::from_le_bytes([pair[0], pair[1]]));
+        let (hidden, buckets) = (self.hidden(), self.buckets());
+        let mut take = |count: usize| values.by_ref().take(count).collect::<Vec<i16>>();
+        let feature_weights = take(INPUTS * hidden);
+        let feature_bias = take(hidden);
+        let output_weights = take(buckets * 2 * hidden);
+        let bias_at = bytes.len() - 4 * buckets;
+        let output_bias = bytes[bias_at..]
+            .chunks_exact(4)
+            .map(|quad| i32::from_le_bytes(quad.try_into().expect("4 bytes")))
+            .collect();
+        NetworkParts { arch: self.arch, hidden, feature_weights, feature_bias, output_weights, output_bias }
+    }
+
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut payload = Vec::with_capacity(payload_bytes(self.hidden(), self.buckets()));
@@ -313,6 +331,20 @@ mod tests {
 
     fn small_net() -> Network {
         patterned(Architecture::Perspective, HIDDEN)
+    }
+
+    #[test]
+    fn parts_are_what_the_net_was_built_from() {
+        for net in
+            [patterned(Architecture::OutputBuckets, HIDDEN), random_network(Architecture::Mirrored, 256, 5)]
+        {
+            let parts = net.parts();
+            assert_eq!(Network::from_parts(parts.clone()).unwrap(), net);
+            assert_eq!(parts.output_bias.len(), net.buckets());
+        }
+        let parts = patterned(Architecture::OutputBuckets, HIDDEN).parts();
+        assert_eq!(parts.output_bias, (0..8).map(|bucket| 100 * bucket).collect::<Vec<i32>>());
+        assert_eq!(parts.feature_bias, vec![5; HIDDEN]);
     }
 
     #[test]

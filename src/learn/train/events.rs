@@ -21,6 +21,12 @@ pub enum TrainEvent {
         /// Centipawns per logit of the target's sigmoid, given or fitted.
         wdl_scale: f32,
     },
+    /// The run starts from a given net (`--init`): its loss on the held-out positions, the
+    /// one each epoch must beat to be written.
+    Started {
+        /// Mean loss of the starting weights on the held-out positions.
+        validation_loss: f64,
+    },
     /// A checkpoint of this same run was found; training goes on after it.
     Resumed {
         /// Epochs the checkpoint had finished.
@@ -77,6 +83,9 @@ impl fmt::Display for TrainEvent {
                 "{train} training and {validation} validation positions from {games} games \
                  ({dropped} dropped by the filter); target scale {wdl_scale:.1} cp"
             ),
+            TrainEvent::Started { validation_loss } => {
+                write!(f, "starting net's validation loss {validation_loss:.6}")
+            }
             TrainEvent::Resumed { epochs_done } => {
                 write!(f, "resuming from the checkpoint after epoch {epochs_done}")
             }

@@ -7,7 +7,8 @@
 //! generator, and for each batch compute the mean gradient of the loss on `threads` threads
 //! (`loss.rs`), take an AdamW step at the schedule's learning rate (`optimizer.rs`: a cosine,
 //! or tenfold drops at given epochs) and clip the weights to what quantisation holds
-//! (`model.rs`). After each epoch: the validation loss, a checkpoint (`checkpoint.rs`) so a
+//! (`model.rs`). A run may start from an earlier net's weights (`--init`) instead of random
+//! ones. After each epoch: the validation loss, a checkpoint (`checkpoint.rs`) so a
 //! killed run resumes, and the best epoch so far. At the end the best epoch's weights are
 //! quantised and written as a net file the engine loads.
 //!
@@ -42,6 +43,7 @@ pub fn run(request: &TrainRequest, mut report: impl FnMut(TrainEvent)) -> Result
             return Err("--lr-drop 0 (epochs count from 1)".into());
         }
     }
+    let start = request.starting_net(arch)?;
     let data = dataset::load(&request.data, request.filter, request.validation_fraction, request.limit)?;
     let wdl_scale = match request.wdl_scale {
         WdlScale::Centipawns(cp) => cp,
@@ -55,7 +57,8 @@ pub fn run(request: &TrainRequest, mut report: impl FnMut(TrainEvent)) -> Result
         wdl_scale,
     });
     let settings = Settings { lambda: request.lambda, wdl_scale };
-    let fingerprint = request::fingerprint(request, &data, wdl_scale);
+    let validation: Vec<Sample> = data.validation.iter().map(|record| (record, false)).collect();
+    let fingerprint = request::fingerprint(request, &data, wdl_scale, &start);
     let checkpoint_path = checkpoint::path_for(&request.out);
     let mut state = match Checkpoint::load(&checkpoint_path, fingerprint)? {
         Some(state) => {
@@ -63,15 +66,24 @@ pub fn run(request: &TrainRequest, mut report: impl FnMut(TrainEvent)) -> Result
             state
         }
         None => {
-            let net = FloatNet::random(request.hidden, arch, request.seed);
-            let optimizer = AdamW::new(net.params.len());
+            // A net given to start from is the one to beat: written as it was (epoch 0) if no
+            // epoch improves its validation loss.
+            let best_loss = match &request.init {
+                Some(_) if !validation.is_empty() => {
+                    let loss = parallel_loss(&start, &validation, &settings, request.threads, &mut []);
+                    report(TrainEvent::Started { validation_loss: loss });
+                    loss as f32
+                }
+                _ => f32::INFINITY,
+            };
+            let optimizer = AdamW::new(start.params.len());
             Checkpoint {
                 fingerprint,
                 epochs_done: 0,
                 best_epoch: 0,
-                best_loss: f32::INFINITY,
-                best: net.clone(),
-                net,
+                best_loss,
+                best: start.clone(),
+                net: start,
                 optimizer,
             }
         }
@@ -79,7 +91,6 @@ pub fn run(request: &TrainRequest, mut report: impl FnMut(TrainEvent)) -> Result
     let epoch_size = data.train.len() * request.copies();
     let batches_per_epoch = epoch_size.div_ceil(request.batch) as u64;
     let total_steps = batches_per_epoch * u64::from(request.epochs);
-    let validation: Vec<Sample> = data.validation.iter().map(|record| (record, false)).collect();
     let mut gradient = vec![0.0f32; state.net.params.len()];
     for epoch in state.epochs_done + 1..=request.epochs {
         let started = Instant::now();

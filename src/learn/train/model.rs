@@ -146,6 +146,23 @@ impl FloatNet {
         net
     }
 
+    /// The float weights an engine net was quantised from, as near as its rounding allows: the
+    /// start of a run that fine-tunes a net (`--init`).
+    pub fn dequantised(net: &Network) -> FloatNet {
+        let parts = net.parts();
+        fn scaled(values: &[i16], factor: i32) -> impl Iterator<Item = f32> + '_ {
+            values.iter().map(move |&v| f32::from(v) / factor as f32)
+        }
+        let output_bias =
+            parts.output_bias.iter().map(|&bias| (f64::from(bias) / (ACTIVATION_ONE * f64::from(QB))) as f32);
+        let params = scaled(&parts.feature_weights, QA)
+            .chain(scaled(&parts.feature_bias, QA))
+            .chain(scaled(&parts.output_weights, QB))
+            .chain(output_bias)
+            .collect();
+        FloatNet { hidden: parts.hidden, arch: parts.arch, params }
+    }
+
     /// The two accumulators (side to move's first), before the activation.
     fn accumulate(&self, features: &Features) -> [Vec<f32>; 2] {
         let hidden = self.hidden;
@@ -246,6 +263,22 @@ mod tests {
     pub(crate) fn record_of(fen: &str) -> PackedPosition {
         use crate::learn::data::test_support::pack_fen;
         pack_fen(fen)
+    }
+
+    #[test]
+    fn a_dequantised_net_quantises_back_to_the_same_net() {
+        for (arch, hidden, seed) in [(Architecture::OutputBuckets, 128, 4), (Architecture::Mirrored, 256, 5)]
+        {
+            let mut float = FloatNet::random(hidden, arch, seed);
+            let bias_at = float.output_bias_at();
+            float.params[bias_at] = 0.37;
+            let net = float.quantise().unwrap();
+            let back = FloatNet::dequantised(&net);
+            assert_eq!(back.params.len(), float.params.len());
+            assert_eq!(back.quantise().unwrap(), net);
+            let drift = float.params.iter().zip(&back.params).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max);
+            assert!(drift <= 0.5 / QA.min(QB) as f32 + 1e-6, "rounding moved a weight by {drift}");
+        }
     }
 
     #[test]

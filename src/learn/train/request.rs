@@ -3,9 +3,10 @@
 //! request and data that made it.
 
 use super::dataset::TrainingData;
+use super::model::FloatNet;
 use super::optimizer::LrSchedule;
 use crate::learn::data::Filter;
-use crate::nnue::{Architecture, HIDDEN_SIZES, OUTPUT_BUCKETS};
+use crate::nnue::{Architecture, Network, HIDDEN_SIZES, OUTPUT_BUCKETS};
 use std::path::PathBuf;
 
 /// What `patina train` was asked to do.
@@ -49,6 +50,9 @@ pub struct TrainRequest {
     /// Each epoch also trains on every position mirrored across the d/e file line (not with
     /// `mirror_inputs`, whose net sees a position and its mirror alike).
     pub mirror: bool,
+    /// A net file to start from instead of random weights (fine-tuning an earlier net on new
+    /// data); its architecture and size must be the ones asked for.
+    pub init: Option<PathBuf>,
 }
 
 /// The target's scale: fixed, or the one at which the data's scores best predict its results.
@@ -91,6 +95,26 @@ impl TrainRequest {
         })
     }
 
+    /// The weights the run starts from: `init`'s, checked against the architecture and size
+    /// asked for, or random ones from `seed`.
+    pub fn starting_net(&self, arch: Architecture) -> Result<FloatNet, String> {
+        let Some(path) = &self.init else {
+            return Ok(FloatNet::random(self.hidden, arch, self.seed));
+        };
+        let net = Network::load(path).map_err(|e| format!("--init {}: {e}", path.display()))?;
+        if (net.arch(), net.hidden()) != (arch, self.hidden) {
+            return Err(format!(
+                "--init {} is architecture {} with {} hidden neurons; the run asks for architecture {} with {}",
+                path.display(),
+                net.arch().id(),
+                net.hidden(),
+                arch.id(),
+                self.hidden
+            ));
+        }
+        Ok(FloatNet::dequantised(&net))
+    }
+
     /// Copies of each training position an epoch trains on: 2 when it is also trained mirrored.
     pub fn copies(&self) -> usize {
         if self.mirror && !self.mirror_inputs {
@@ -101,10 +125,20 @@ impl TrainRequest {
     }
 }
 
-/// The settings and data that make a run; a checkpoint from another run is refused.
-pub(super) fn fingerprint(request: &TrainRequest, data: &TrainingData, wdl_scale: f32) -> u64 {
+/// The settings, data and starting weights that make a run; a checkpoint from another run
+/// is refused.
+pub(super) fn fingerprint(
+    request: &TrainRequest,
+    data: &TrainingData,
+    wdl_scale: f32,
+    start: &FloatNet,
+) -> u64 {
+    let start_hash = request.init.as_ref().map(|_| {
+        let bytes: Vec<u8> = start.params.iter().flat_map(|w| w.to_le_bytes()).collect();
+        crate::nnue::fnv1a(&bytes)
+    });
     let text = format!(
-        "{:?} {} {} {} {} {} {} {:?} {} {} {} {} {} {} {} {:?} {} {} {}",
+        "{:?} {} {} {} {} {} {} {:?} {} {} {} {} {} {} {} {:?} {} {} {} {:?}",
         request.data,
         request.hidden,
         request.output_buckets,
@@ -123,7 +157,8 @@ pub(super) fn fingerprint(request: &TrainRequest, data: &TrainingData, wdl_scale
         request.limit,
         data.train.len(),
         data.validation.len(),
-        request.mirror
+        request.mirror,
+        start_hash
     );
     crate::nnue::fnv1a(text.as_bytes())
 }

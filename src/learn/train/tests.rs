@@ -83,6 +83,7 @@ fn request(dir: &std::path::Path, arch: Architecture, hidden: usize) -> TrainReq
         seed: 3,
         limit: None,
         mirror: false,
+        init: None,
     }
 }
 
@@ -188,4 +189,48 @@ fn fit_and_compare(arch: Architecture, hidden: usize, adjust: impl Fn(&mut Train
     assert_eq!(Network::load(&out).unwrap(), engine);
     std::fs::remove_dir_all(&dir).unwrap();
     request
+}
+
+#[test]
+fn fine_tuning_starts_from_the_given_net_and_never_writes_a_worse_one() {
+    let dir = std::env::temp_dir().join(format!("patina-train-init-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    write_material_games(&dir.join("material.bin"), 150);
+    let mut first = request(&dir, Architecture::OutputBuckets, HIDDEN);
+    first.epochs = 6;
+    let mut first_losses = Vec::new();
+    run(&first, |event| {
+        if let TrainEvent::Epoch { validation_loss, .. } = event {
+            first_losses.push(validation_loss);
+        }
+    })
+    .unwrap();
+
+    let mut second = request(&dir, Architecture::OutputBuckets, HIDDEN);
+    second.init = Some(first.out.clone());
+    second.out = dir.join("tuned.nnue");
+    second.epochs = 2;
+    second.learning_rate = 0.001;
+    let (mut started, mut written) = (None, None);
+    run(&second, |event| match event {
+        TrainEvent::Started { validation_loss } => started = Some(validation_loss),
+        TrainEvent::Written { validation_loss, .. } => written = Some(validation_loss),
+        _ => {}
+    })
+    .unwrap();
+    let (started, written) = (started.unwrap(), written.unwrap());
+    let best_first = first_losses.iter().copied().fold(f64::INFINITY, f64::min);
+    // The starting loss is the first run's best, but for quantisation's rounding, and far below
+    // what random weights begin with.
+    assert!((started - best_first).abs() < best_first * 0.05 + 1e-5, "{started} against {best_first}");
+    assert!(started < first_losses[0] / 2.0, "{started} against the first epoch's {}", first_losses[0]);
+    assert!(written <= started, "wrote {written}, worse than the starting {started}");
+
+    // A net of another size is refused before any data is read.
+    let mut wrong = request(&dir, Architecture::OutputBuckets, 256);
+    wrong.init = Some(first.out.clone());
+    wrong.data = vec![dir.join("missing.bin")];
+    let error = run(&wrong, |_| {}).unwrap_err();
+    assert!(error.contains("--init") && error.contains("128 hidden neurons"), "{error}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
