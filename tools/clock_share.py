@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Share of the clock each engine has used by a given move, from a fastchess PGN written with
+`-pgnout file=F timeleft=true` at a moves-to-go control (issue 35: 40/10 against Ethereal 12).
+
+Usage: python3 tools/clock_share.py GAMES.pgn [MOVE]   (MOVE defaults to 20)
+
+MOVE counts the engine's own moves from the opening book's last (the clock's first period
+starts there). The clock left after each engine's MOVEth move is read from the comment's `tl=`; the share
+used is 1 - left / period, the period being the `TimeControl` tag's seconds (`40/10`: 10 s for
+the first 40 moves). MOVE must fall inside the first period (before its last move, whose `tl=`
+already holds the next period). Prints each engine's median,
+quartiles and extremes over the games that reached that move, and any time forfeits.
+"""
+
+import re
+import statistics
+import sys
+
+import chess.pgn
+
+TIME_LEFT = re.compile(r"tl=([0-9.]+)s")
+
+
+def first_period(tag):
+    """(moves, seconds) of a `moves/seconds` control, the first period of `40/10:...`."""
+    first = tag.split(":")[0]
+    moves, seconds = first.split("/")
+    return int(moves), float(seconds)
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    move_number = int(sys.argv[2]) if len(sys.argv) > 2 else 20
+    shares, forfeits = {}, {}
+    with open(sys.argv[1]) as pgn:
+        while (game := chess.pgn.read_game(pgn)) is not None:
+            moves, seconds = first_period(game.headers["TimeControl"])
+            if move_number >= moves:
+                # The clock after the period's last move already holds the next period.
+                sys.exit(f"move {move_number} is not inside the first period (moves 1-{moves - 1})")
+            names = {True: game.headers["White"], False: game.headers["Black"]}
+            if "time forfeit" in game.headers.get("Termination", "").lower():
+                loser = names[game.headers["Result"] == "0-1"]
+                forfeits[loser] = forfeits.get(loser, 0) + 1
+            played = {True: 0, False: 0}
+            for node in game.mainline():
+                mover = not node.board().turn
+                played[mover] += 1
+                if played[mover] != move_number:
+                    continue
+                left = TIME_LEFT.search(node.comment)
+                if left:
+                    shares.setdefault(names[mover], []).append(1 - float(left.group(1)) / seconds)
+    for name, values in sorted(shares.items()):
+        values.sort()
+        quartiles = statistics.quantiles(values, n=4) if len(values) > 1 else values * 3
+        print(
+            f"{name}: clock used by move {move_number} over {len(values)} games: median "
+            f"{statistics.median(values):.0%}, quartiles {quartiles[0]:.0%}-{quartiles[2]:.0%}, "
+            f"range {values[0]:.0%}-{values[-1]:.0%}; time forfeits {forfeits.get(name, 0)}"
+        )
+
+
+if __name__ == "__main__":
+    main()
