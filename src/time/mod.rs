@@ -135,16 +135,26 @@ fn allocate_own(clock: &OwnClock, move_overhead_ms: i64) -> Option<TimeBudget> {
 
 fn clock_budget(clock: &OwnClock, move_overhead_ms: i64) -> TimeBudget {
     let remaining = clock.time_ms.unwrap_or(0).max(0);
-    let available = (remaining - move_overhead_ms).max(MINIMUM_MS);
-    let moves_to_go = clock.moves_to_go.map_or(DEFAULT_MOVES_TO_GO, |m| m.clamp(1, 60) as i64);
+    // With `movestogo` the clock must last exactly that many moves, each paying the overhead,
+    // and we plan for one move more than that so each period ends with about 1/(moves + 1)
+    // of it in hand (40/10: about 240 ms; sharing it all left 17 ms before the period's last
+    // move). Without it the clock is open-ended and 30 moves are only a planning horizon.
+    let (moves_to_go, planned_moves, paid_overheads) = match clock.moves_to_go {
+        Some(moves) => {
+            let moves = i64::from(moves.clamp(1, 60));
+            (moves, moves + 1, moves)
+        }
+        None => (DEFAULT_MOVES_TO_GO, DEFAULT_MOVES_TO_GO, 1),
+    };
+    let available = (remaining - move_overhead_ms.saturating_mul(paid_overheads)).max(MINIMUM_MS);
     // Every future move also pays the overhead, so only the increment beyond it is ours to
     // spend, and only three quarters of that: searches overshoot their soft limit, and the
     // rest keeps a cushion on the clock (at 1+0.01 a whole increment per move left Patina
     // with 20 ms by move 30, and latency spikes flagged it).
     let spendable_increment = (clock.increment_ms - move_overhead_ms).max(0);
-    let share = available / moves_to_go + spendable_increment * 3 / 4;
+    let share = available / planned_moves + spendable_increment * 3 / 4;
     let (soft_cap, hard_cap) = if moves_to_go == 1 {
-        (available * 7 / 10, available * 9 / 10)
+        (available * 7 / 10, available * 3 / 4)
     } else {
         (available / 5, available / 3)
     };
@@ -227,6 +237,19 @@ mod tests {
             remaining += 10.0 - budget.soft.as_millis() as f64 * 1.3 - 3.0;
         }
         assert!(remaining > 60.0, "clock sank to {remaining} ms");
+    }
+
+    #[test]
+    fn a_moves_to_go_period_ends_with_time_in_hand() {
+        // 40/10 with the default 10 ms overhead, each search running 30% past its soft limit
+        // (but never past the hard one) and 3 ms of latency a move.
+        let mut remaining = 10_000.0;
+        for moves_to_go in (1..=40).rev() {
+            let budget = allocate_own(&clock(remaining as i64, 0, Some(moves_to_go)), 10).unwrap();
+            let spent = (budget.soft.as_millis() as f64 * 1.3).min(budget.hard.as_millis() as f64);
+            remaining -= spent + 3.0;
+        }
+        assert!(remaining > 100.0, "the period ended with {remaining} ms");
     }
 
     #[test]
