@@ -277,20 +277,7 @@ impl Network {
 
     /// The quantised weights as flat lists: the inverse of `from_parts`.
     pub fn parts(&self) -> NetworkParts {
-        let bytes = self.to_bytes();
-        let mut values =
-            bytes[HEADER_BYTES..].chunks_exact(2).map(|pair| i16::from_le_bytes([pair[0], pair[1]]));
-        let (hidden, buckets) = (self.hidden(), self.buckets());
-        let mut take = |count: usize| values.by_ref().take(count).collect::<Vec<i16>>();
-        let feature_weights = take(INPUTS * hidden);
-        let feature_bias = take(hidden);
-        let output_weights = take(buckets * 2 * hidden);
-        let bias_at = bytes.len() - 4 * buckets;
-        let output_bias = bytes[bias_at..]
-            .chunks_exact(4)
-            .map(|quad| i32::from_le_bytes(quad.try_into().expect("4 bytes")))
-            .collect();
-        NetworkParts { arch: self.arch, hidden, feature_weights, feature_bias, output_weights, output_bias }
+        super::with_layers!(&self.layers, layers => layers.parts(self.arch))
     }
 
     /// The file's bytes.

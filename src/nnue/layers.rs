@@ -6,7 +6,9 @@
 //! vectorises them for each size `Network` can hold. The file reader fills a `Layers<H>`, the
 //! writer walks it in file order.
 
-use super::{feature_index, output_bucket, Accumulator, ACTIVATION_SHIFT, QA, QB, SCALE};
+use super::{
+    feature_index, output_bucket, Accumulator, Architecture, NetworkParts, ACTIVATION_SHIFT, QA, QB, SCALE,
+};
 use shakmaty::{Board, Color};
 
 /// The weights of a net with `H` hidden neurons per perspective.
@@ -57,6 +59,18 @@ impl<const H: usize> Layers<H> {
 
     /// The payload in file order (see `file.rs`): feature rows, feature biases, each bucket's
     /// output weights, the output biases.
+    /// The weights as flat lists in file order (`Network::parts`).
+    pub(super) fn parts(&self, arch: Architecture) -> NetworkParts {
+        NetworkParts {
+            arch,
+            hidden: H,
+            feature_weights: self.feature_weights.iter().flatten().copied().collect(),
+            feature_bias: self.feature_bias.to_vec(),
+            output_weights: self.output_weights.iter().flatten().flatten().copied().collect(),
+            output_bias: self.output_bias.clone(),
+        }
+    }
+
     pub(super) fn write_payload(&self, payload: &mut Vec<u8>) {
         let rows = self
             .feature_weights
