@@ -126,7 +126,8 @@ impl Default for Position {
     }
 }
 
-fn full_key(board: &Chess) -> u64 {
+/// A board's Zobrist key as `Position` keeps it (`EnPassantMode::Legal`).
+pub fn full_key(board: &Chess) -> u64 {
     board.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
 }
 

@@ -12,9 +12,10 @@
 //! Only the reported line changes: the search's tree, scores and moves do not.
 
 use super::params::{MATE, MATE_BOUND};
+use crate::position::full_key;
+use crate::rules::FIFTY_MOVE_PLIES;
 use crate::tt::{decode_move_in, TranspositionTable};
-use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Chess, EnPassantMode, Move, Position as _};
+use shakmaty::{Chess, Move, Position as _};
 
 /// Plies from the root to the mate a root `score` announces; `None` for any other score.
 pub fn plies_to_mate(score: i32) -> Option<usize> {
@@ -32,22 +33,22 @@ pub fn complete(root: &Chess, earlier: &[u64], pv: &mut Vec<Move>, score: i32, t
     }
     let mut seen = earlier.to_vec();
     let mut pos = root.clone();
-    seen.push(key_of(&pos));
+    seen.push(full_key(&pos));
     for &mv in pv.iter() {
         if !pos.is_legal(mv) {
             return;
         }
         pos.play_unchecked(mv);
-        seen.push(key_of(&pos));
+        seen.push(full_key(&pos));
     }
     while pv.len() < plies && pos.halfmoves() < FIFTY_MOVE_PLIES {
-        let Some(hit) = tt.probe(key_of(&pos)) else { return };
+        let Some(hit) = tt.probe(full_key(&pos)) else { return };
         let Some(mv) = decode_move_in(hit.packed_move, &pos).filter(|&mv| pos.is_legal(mv)) else {
             return;
         };
         let mut next = pos.clone();
         next.play_unchecked(mv);
-        let key = key_of(&next);
+        let key = full_key(&next);
         if seen.contains(&key) {
             return;
         }
@@ -58,13 +59,6 @@ pub fn complete(root: &Chess, earlier: &[u64], pv: &mut Vec<Move>, score: i32, t
             return;
         }
     }
-}
-
-/// Plies without a capture or pawn move after which either player may claim a draw.
-const FIFTY_MOVE_PLIES: u32 = 100;
-
-fn key_of(pos: &Chess) -> u64 {
-    pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
 }
 
 #[cfg(test)]
@@ -86,7 +80,7 @@ mod tests {
     /// Stores `text` as the best move of `pos` and returns the position after it.
     fn store(tt: &TranspositionTable, pos: &Chess, text: &str) -> Chess {
         let mv = uci(pos, text);
-        tt.store(key_of(pos), encode_move(mv), 0, 0, 5, Bound::Exact);
+        tt.store(full_key(pos), encode_move(mv), 0, 0, 5, Bound::Exact);
         let mut next = pos.clone();
         next.play_unchecked(mv);
         next
@@ -164,7 +158,7 @@ mod tests {
 
         // A position of the game before the root counts too.
         let mut pv = vec![uci(&root, "g1h1")];
-        let earlier = [key_of(&after(&root, "g1h1 h8g8 h1g1"))];
+        let earlier = [full_key(&after(&root, "g1h1 h8g8 h1g1"))];
         complete(&root, &earlier, &mut pv, MATE - 9, &tt);
         assert_eq!(uci_line(&pv), ["g1h1", "h8g8"], "h1g1 would repeat a game position");
     }
