@@ -137,8 +137,8 @@ fn clock_budget(clock: &OwnClock, move_overhead_ms: i64) -> TimeBudget {
     let remaining = clock.time_ms.unwrap_or(0).max(0);
     // With `movestogo` the clock must last exactly that many moves, each paying the overhead,
     // and we plan for one move more than that so each period ends with about 1/(moves + 1)
-    // of it in hand (40/10: about 240 ms; sharing it all left 17 ms before the period's last
-    // move). Without it the clock is open-ended and 30 moves are only a planning horizon.
+    // of it in hand (40/10: about 240 ms; sharing it all left 17 ms when the next period
+    // arrived). Without it the clock is open-ended and 30 moves are only a planning horizon.
     let (moves_to_go, planned_moves, paid_overheads) = match clock.moves_to_go {
         Some(moves) => {
             let moves = i64::from(moves.clamp(1, 60));
