@@ -14,6 +14,7 @@ use super::{IterationReport, RootLine, Score, ScoreBound, SearchControl, SearchE
 use crate::movepick::{gain_estimate, is_quiet, MovePicker, OrderingHints};
 use crate::nnue::Network;
 use crate::position::Position;
+use crate::rules::FIFTY_MOVE_PLIES;
 use crate::see::see_ge;
 use crate::tablebase::Outcome;
 use crate::time::manager::{IterationSummary, TimeManager};
@@ -814,7 +815,7 @@ impl<'a> Worker<'a> {
             return None;
         }
         let chess = self.pos.chess();
-        if self.pos.halfmoves() >= 100 {
+        if self.pos.halfmoves() >= FIFTY_MOVE_PLIES {
             // Checkmate on the hundredth ply still wins.
             if in_check && chess.legal_moves().is_empty() {
                 return Some(-MATE + ply as i32);

@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""SPSA over Patina's search tunables, with fastchess playing the games (issue 35).
+
+The tuner follows OpenBench's form of SPSA, so that its inputs are the ones `patina spsa`
+prints (`NAME, int, default, min, max, c_end, r_end`) and its runs compare with OpenBench's:
+
+    c_k = c / k^0.101,  a_k = a / (A + k)^0.602,  r_k = a_k / c_k^2
+    c = c_end * N^0.101,  a = r_end * c_end^2 * (A + N)^0.602,  A = N / 10
+
+where N is the number of iterations. Each iteration draws a random sign per tunable, plays a
+few game pairs between theta + c_k * delta and theta - c_k * delta (same opening, colours
+swapped), and moves theta by r_k * c_k * (wins - losses) * delta. Workers run iterations side
+by side, one fastchess each, so a 16-core machine plays 16 at a time.
+
+The engine must be a tuning build (`cargo build --release --features tune`), which takes the
+tunables by `setoption`. The state (theta and the iteration count) is saved to --state after
+every iteration, and a rerun with the same --state resumes.
+
+    python3 tools/spsa.py --engine target/release/patina --book ../shared/books/noob_3moves.epd \
+        --iterations 2000 --workers 16 --nodes 5000 --state spsa.json
+
+prints, at the end, the tuned values as `patina spsa` lines and as `setoption` commands.
+"""
+
+import argparse
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+
+ALPHA = 0.602
+GAMMA = 0.101
+RESULT = re.compile(r"Games: (\d+), Wins: (\d+), Losses: (\d+), Draws: (\d+)")
+
+
+def read_tunables(engine, only):
+    """The tunables `engine spsa` lists, as dicts; `only` keeps the named ones (all if empty)."""
+    lines = subprocess.run([engine, "spsa"], check=True, capture_output=True, text=True).stdout
+    tunables = []
+    for line in lines.splitlines():
+        fields = [field.strip() for field in line.split(",")]
+        if len(fields) != 7 or fields[1] != "int":
+            continue
+        name, _, default, low, high, c_end, r_end = fields
+        if only and name not in only:
+            continue
+        tunables.append(
+            {
+                "name": name,
+                "default": int(default),
+                "min": int(low),
+                "max": int(high),
+                "c_end": float(c_end),
+                "r_end": float(r_end),
+            }
+        )
+    missing = set(only) - {t["name"] for t in tunables}
+    if missing:
+        sys.exit(f"spsa.py: the engine has no tunable named {', '.join(sorted(missing))}")
+    return tunables
+
+
+class Schedule:
+    """OpenBench's gain sequences for one tunable over `iterations` iterations."""
+
+    def __init__(self, tunable, iterations):
+        big_a = iterations / 10
+        self.c = tunable["c_end"] * iterations**GAMMA
+        self.a = tunable["r_end"] * tunable["c_end"] ** 2 * (big_a + iterations) ** ALPHA
+        self.big_a = big_a
+
+    def at(self, k):
+        """(c_k, r_k) for iteration k, counted from 1."""
+        c_k = self.c / k**GAMMA
+        a_k = self.a / (self.big_a + k) ** ALPHA
+        return c_k, a_k / c_k**2
+
+
+def play(args, plus, minus, seed):
+    """Wins minus losses of `plus` over args.pairs game pairs against `minus`."""
+    def engine(name, values):
+        options = [f"option.{key}={round(value)}" for key, value in values.items()]
+        return ["-engine", f"cmd={args.engine}", f"name={name}", *options]
+
+    command = [
+        args.fastchess,
+        *engine("plus", plus),
+        *engine("minus", minus),
+        "-each", f"tc={args.tc}" if args.tc else "tc=inf", "option.Hash=16", "option.Threads=1",
+        *([] if args.tc else [f"nodes={args.nodes}"]),
+        "-openings", f"file={args.book}", "format=epd", "order=random",
+        "-srand", str(seed), "-rounds", str(args.pairs), "-repeat", "-concurrency", "1",
+    ]
+    with tempfile.TemporaryDirectory() as scratch:
+        # fastchess writes its config.json to the working directory; keep workers apart.
+        output = subprocess.run(command, cwd=scratch, capture_output=True, text=True).stdout
+    found = RESULT.findall(output)
+    if not found:
+        raise RuntimeError("fastchess printed no result:\n" + output[-2000:])
+    games, wins, losses, _ = map(int, found[-1])
+    return wins - losses, games
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--engine", required=True, help="a tuning build of patina")
+    parser.add_argument("--book", required=True, help="EPD openings")
+    parser.add_argument("--fastchess", default=os.path.join(os.path.dirname(__file__), "../../shared/tools/fastchess"))
+    parser.add_argument("--iterations", type=int, required=True, help="N, which sets the gain sequences")
+    parser.add_argument("--workers", type=int, default=os.cpu_count())
+    parser.add_argument("--pairs", type=int, default=2, help="game pairs per iteration")
+    parser.add_argument("--nodes", type=int, default=5000, help="nodes a move (unless --tc)")
+    parser.add_argument("--tc", help="a fastchess clock such as 2+0.02 instead of fixed nodes")
+    parser.add_argument("--params", default="", help="comma-separated names to tune (default: all)")
+    parser.add_argument("--state", required=True, help="JSON file the run saves to and resumes from")
+    args = parser.parse_args()
+
+    tunables = read_tunables(args.engine, [n for n in args.params.split(",") if n])
+    schedules = {t["name"]: Schedule(t, args.iterations) for t in tunables}
+    state = {"iteration": 0, "theta": {t["name"]: float(t["default"]) for t in tunables}, "score": 0, "games": 0}
+    if os.path.exists(args.state):
+        with open(args.state) as saved:
+            state.update(json.load(saved))
+    bounds = {t["name"]: (t["min"], t["max"]) for t in tunables}
+    lock = threading.Lock()
+
+    def worker():
+        while True:
+            with lock:
+                if state["iteration"] >= args.iterations:
+                    return
+                state["iteration"] += 1
+                k = state["iteration"]
+                theta = dict(state["theta"])
+            delta = {name: random.choice((-1, 1)) for name in theta}
+            steps = {name: schedules[name].at(k) for name in theta}
+            clamp = lambda name, v: min(max(v, bounds[name][0]), bounds[name][1])
+            plus = {n: clamp(n, theta[n] + steps[n][0] * delta[n]) for n in theta}
+            minus = {n: clamp(n, theta[n] - steps[n][0] * delta[n]) for n in theta}
+            result, games = play(args, plus, minus, seed=random.randrange(1 << 30))
+            with lock:
+                for name in state["theta"]:
+                    c_k, r_k = steps[name]
+                    moved = state["theta"][name] + r_k * c_k * result * delta[name]
+                    state["theta"][name] = clamp(name, moved)
+                state["score"] += result
+                state["games"] += games
+                with open(args.state + ".tmp", "w") as out:
+                    json.dump(state, out, indent=1)
+                os.replace(args.state + ".tmp", args.state)
+                print(f"iteration {k}/{args.iterations}: plus-minus {result:+d} over {games} games", flush=True)
+
+    threads = [threading.Thread(target=worker) for _ in range(args.workers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    print(f"# {state['games']} games, {state['iteration']} iterations")
+    for t in tunables:
+        value = round(state["theta"][t["name"]])
+        print(f"{t['name']}, int, {value}, {t['min']}, {t['max']}, {t['c_end']}, {t['r_end']}  # was {t['default']}")
+    for t in tunables:
+        print(f"setoption name {t['name']} value {round(state['theta'][t['name']])}")
+
+
+if __name__ == "__main__":
+    main()
