@@ -273,7 +273,7 @@ impl<'a> Worker<'a> {
             self.moved[0] = Some(PieceTo::of(side, mv));
             self.double_extensions[1] = 0;
             let nodes_before = self.nodes;
-            self.pos.make(mv);
+            self.make_move(mv);
             self.nodes += 1;
             let score = if index == self.pv_index {
                 -self.negamax(depth - 1, -beta, -alpha, 1, false)
@@ -584,7 +584,7 @@ impl<'a> Worker<'a> {
             self.move_stack[ply] = Some(mv);
             self.moved[ply] = Some(PieceTo::of(side, mv));
             self.double_extensions[ply + 1] = self.double_extensions[ply] + (extension >= 2) as u8;
-            self.pos.make(mv);
+            self.make_move(mv);
             moves_searched += 1;
             let gives_check = self.pos.is_check();
             let new_depth = depth - 1 + extension;
@@ -704,7 +704,7 @@ impl<'a> Worker<'a> {
             self.move_stack[ply] = Some(mv);
             self.moved[ply] = Some(PieceTo::of(side, mv));
             self.double_extensions[ply + 1] = self.double_extensions[ply];
-            self.pos.make(mv);
+            self.make_move(mv);
             let mut score = -self.quiescence(-probcut_beta, -probcut_beta + 1, ply + 1);
             if score >= probcut_beta && !self.stopped {
                 score = -self.negamax(
@@ -826,6 +826,13 @@ impl<'a> Worker<'a> {
             return Some(draw);
         }
         None
+    }
+
+    /// Makes `mv` and starts loading the child's table cluster, which its probe needs soon.
+    #[inline]
+    fn make_move(&mut self, mv: Move) {
+        self.pos.make(mv);
+        self.shared.tt.prefetch(self.pos.key());
     }
 
     fn previous_move(&self, ply: usize) -> Option<Move> {

@@ -89,7 +89,7 @@ impl Worker<'_> {
                     continue;
                 }
             }
-            self.pos.make(mv);
+            self.make_move(mv);
             let score = -self.quiescence(-beta, -alpha, ply + 1);
             self.pos.unmake();
             if self.stopped {
