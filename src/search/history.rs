@@ -2,14 +2,16 @@
 //! tables that order moves and steer pruning and reductions.
 //!
 //! Three history tables, all updated with the same gravity rule (large values move less, so a
-//! table never saturates and old lessons fade): butterfly (side, from, to) for quiets;
+//! table never saturates and old lessons fade): butterfly (side, whether the opponent attacks
+//! the from and the to square, from, to) for quiets: the same move is a different move when it
+//! runs from a threat or into one;
 //! continuation (the piece and square of the move one or two plies back, then the piece and
 //! square of this move) for quiets in context; capture (piece, to, captured piece) for
 //! captures. Bonuses grow with depth squared, on the scale where gravity bites
 //! (`HISTORY_STEP * min(depth^2, HISTORY_DEPTH_CAP)` against `HISTORY_MAX`), as in Ethereal.
 
 use super::params::{HISTORY_DEPTH_CAP, HISTORY_MAX, HISTORY_STEP, MAX_PLY};
-use shakmaty::{Color, Move, Role};
+use shakmaty::{Bitboard, Color, File, Move, Role, Square};
 
 /// A moved piece and where it went: the context a continuation history is keyed by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,10 +50,13 @@ fn from_index(mv: Move) -> usize {
 /// Piece-to entries per context: 12 pieces x 64 squares.
 const PIECE_TO: usize = 12 * 64;
 
+/// Butterfly entries of one side: [from attacked][to attacked][from][to].
+type ButterflyTable = [[[[i16; 64]; 64]; 2]; 2];
+
 /// One thread's move history.
 pub struct History {
-    /// [side][from][to]
-    butterfly: Box<[[[i16; 64]; 64]; 2]>,
+    /// [side][from attacked][to attacked][from][to]
+    butterfly: Box<[ButterflyTable; 2]>,
     /// Continuation histories one and two plies back: [context piece-to][piece-to].
     continuation: [Box<[i16]>; 2],
     /// [piece-to][captured role]
@@ -64,7 +69,7 @@ pub struct History {
 impl Default for History {
     fn default() -> Self {
         History {
-            butterfly: Box::new([[[0; 64]; 64]; 2]),
+            butterfly: Box::new([[[[[0; 64]; 64]; 2]; 2]; 2]),
             continuation: [
                 vec![0; PIECE_TO * PIECE_TO].into_boxed_slice(),
                 vec![0; PIECE_TO * PIECE_TO].into_boxed_slice(),
@@ -87,9 +92,53 @@ fn apply(entry: &mut i16, delta: i32) {
     *entry = (value + delta - value * delta.abs() / HISTORY_MAX) as i16;
 }
 
-/// The continuation contexts of a node: the moves one and two plies back (None after a null
-/// move or at the root).
-pub type Contexts = [Option<PieceTo>; 2];
+/// What a quiet move's history depends on besides the move: the moves one and two plies back
+/// (None after a null move or at the root) and the squares the opponent attacks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Contexts {
+    pub moved: [Option<PieceTo>; 2],
+    pub threats: Bitboard,
+}
+
+impl Contexts {
+    /// No context: what quiescence orders by.
+    pub const NONE: Contexts = Contexts { moved: [None, None], threats: Bitboard::EMPTY };
+}
+
+/// Every square the pieces of `attacker` attack on `board`.
+pub fn threats_by(board: &shakmaty::Board, attacker: Color) -> Bitboard {
+    use shakmaty::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
+    // Piece by piece through the role bitboards, pawns all at once by shifting: asking the
+    // board what stands on each square (`attacks_from`) cost several times as much per node.
+    let ours = board.by_color(attacker);
+    let occupied = board.occupied();
+    let pawns = (board.pawns() & ours).0;
+    let (not_a, not_h) = (!Bitboard::from_file(File::A).0, !Bitboard::from_file(File::H).0);
+    let mut threats = Bitboard(match attacker {
+        Color::White => ((pawns & not_a) << 7) | ((pawns & not_h) << 9),
+        Color::Black => ((pawns & not_h) >> 7) | ((pawns & not_a) >> 9),
+    });
+    for square in board.knights() & ours {
+        threats |= knight_attacks(square);
+    }
+    for square in (board.bishops() | board.queens()) & ours {
+        threats |= bishop_attacks(square, occupied);
+    }
+    for square in (board.rooks() | board.queens()) & ours {
+        threats |= rook_attacks(square, occupied);
+    }
+    for square in board.kings() & ours {
+        threats |= king_attacks(square);
+    }
+    threats
+}
+
+/// The butterfly entry of `mv` by `side` under `threats`.
+fn butterfly_index(threats: Bitboard, mv: Move) -> (usize, usize, usize, usize) {
+    let from = mv.from().unwrap_or(Square::A1);
+    let to = mv.to();
+    (threats.contains(from) as usize, threats.contains(to) as usize, from as usize, to as usize)
+}
 
 impl History {
     pub fn killers(&self, ply: usize) -> [Option<Move>; 2] {
@@ -111,20 +160,21 @@ impl History {
             .and_then(|previous| self.counters[side as usize][from_index(previous)][previous.to() as usize])
     }
 
-    pub fn butterfly(&self, side: Color, mv: Move) -> i32 {
-        self.butterfly[side as usize][from_index(mv)][mv.to() as usize] as i32
+    pub fn butterfly(&self, side: Color, threats: Bitboard, mv: Move) -> i32 {
+        let (from_attacked, to_attacked, from, to) = butterfly_index(threats, mv);
+        self.butterfly[side as usize][from_attacked][to_attacked][from][to] as i32
     }
 
     /// The continuation history of `mv` (played by `side`) in context `k` (0: one ply back).
     pub fn continuation(&self, contexts: &Contexts, k: usize, side: Color, mv: Move) -> i32 {
-        contexts[k].map_or(0, |context| {
+        contexts.moved[k].map_or(0, |context| {
             self.continuation[k][context.index() * PIECE_TO + PieceTo::of(side, mv).index()] as i32
         })
     }
 
     /// A quiet move's combined history: what orders quiets and adjusts their reductions.
     pub fn quiet(&self, contexts: &Contexts, side: Color, mv: Move) -> i32 {
-        self.butterfly(side, mv)
+        self.butterfly(side, contexts.threats, mv)
             + self.continuation(contexts, 0, side, mv)
             + self.continuation(contexts, 1, side, mv)
     }
@@ -134,10 +184,17 @@ impl History {
         self.capture[PieceTo::of(side, mv).index()][captured as usize - 1] as i32
     }
 
-    fn update_quiet(&mut self, contexts: &Contexts, side: Color, mv: Move, delta: i32) {
-        apply(&mut self.butterfly[side as usize][from_index(mv)][mv.to() as usize], delta);
+    /// Moves the butterfly entry of `mv` (by `side`, under `threats`) by `delta`.
+    pub fn update_butterfly(&mut self, side: Color, threats: Bitboard, mv: Move, delta: i32) {
+        let (from_attacked, to_attacked, from, to) = butterfly_index(threats, mv);
+        apply(&mut self.butterfly[side as usize][from_attacked][to_attacked][from][to], delta);
+    }
+
+    /// Moves every quiet history entry of `mv` (butterfly and continuations) by `delta`.
+    pub fn update_quiet(&mut self, contexts: &Contexts, side: Color, mv: Move, delta: i32) {
+        self.update_butterfly(side, contexts.threats, mv, delta);
         let target = PieceTo::of(side, mv).index();
-        for (k, context) in contexts.iter().enumerate() {
+        for (k, context) in contexts.moved.iter().enumerate() {
             if let Some(context) = context {
                 apply(&mut self.continuation[k][context.index() * PIECE_TO + target], delta);
             }
@@ -192,6 +249,47 @@ mod tests {
     use shakmaty::{Chess, Position as _};
 
     #[test]
+    fn threats_are_every_square_the_attacker_reaches() {
+        let pos = Chess::default();
+        let threats = threats_by(pos.board(), Color::Black);
+        // Black's sixth rank is covered by its pawns, its own pieces defend each other, and
+        // nothing reaches White's half.
+        assert_eq!(
+            threats & Bitboard::from_rank(shakmaty::Rank::Sixth),
+            Bitboard::from_rank(shakmaty::Rank::Sixth)
+        );
+        assert!(threats.contains(Square::D8), "the queen is defended");
+        assert!((threats & Bitboard::from_rank(shakmaty::Rank::Fourth)).is_empty());
+    }
+
+    #[test]
+    fn threats_match_every_piece_asked_one_by_one() {
+        use shakmaty::{fen::Fen, CastlingMode, Position};
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        ];
+        for fen in fens {
+            let mut pos: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
+            // Walk a few plies down each line so pawns reach the edge files and pieces trade.
+            for ply in 0..12 {
+                for attacker in [Color::White, Color::Black] {
+                    let mut expected = Bitboard::EMPTY;
+                    for square in pos.board().by_color(attacker) {
+                        expected |= pos.board().attacks_from(square);
+                    }
+                    assert_eq!(threats_by(pos.board(), attacker), expected, "{fen} ply {ply}");
+                }
+                let moves = pos.legal_moves();
+                let Some(&mv) = moves.get((ply * 7 + 3) % moves.len().max(1)) else { break };
+                pos.play_unchecked(mv);
+            }
+        }
+    }
+
+    #[test]
     fn gravity_keeps_entries_within_the_maximum() {
         let mut entry = 0i16;
         for _ in 0..1000 {
@@ -210,15 +308,21 @@ mod tests {
         let moves = pos.legal_moves();
         let (best, tried) = (moves[0], moves[1]);
         let context = Some(PieceTo::of(Color::Black, moves[2]));
-        let contexts = [context, None];
+        let contexts = Contexts { moved: [context, None], threats: Bitboard::EMPTY };
         let mut history = History::default();
         history.reward_cutoff(best, &[tried], &[], &contexts, Color::White, None, 8, 3);
-        assert_eq!(history.butterfly(Color::White, best), bonus(8));
+        assert_eq!(history.butterfly(Color::White, Bitboard::EMPTY, best), bonus(8));
         assert_eq!(history.continuation(&contexts, 0, Color::White, best), bonus(8));
         assert_eq!(history.continuation(&contexts, 1, Color::White, best), 0);
         assert_eq!(history.quiet(&contexts, Color::White, tried), -2 * bonus(8));
         assert_eq!(history.killers(3), [Some(best), None]);
-        assert_eq!(history.butterfly(Color::Black, best), 0, "the other side's table moved");
+        assert_eq!(history.butterfly(Color::Black, Bitboard::EMPTY, best), 0, "the other side's table moved");
+        let threatened = Bitboard::from(best.from().unwrap());
+        assert_eq!(
+            history.butterfly(Color::White, threatened, best),
+            0,
+            "the move from a threat is another entry"
+        );
         history = History::default();
         assert_eq!(history.quiet(&contexts, Color::White, best), 0);
     }

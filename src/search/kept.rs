@@ -61,11 +61,20 @@ mod tests {
 
     /// Marks a thread's tables with a cutoff of `mv` that a fresh table does not have.
     fn mark(tables: &mut ThreadMemory, mv: shakmaty::Move) {
-        tables.history.reward_cutoff(mv, &[], &[], &[None, None], Color::White, None, 10, 0);
+        tables.history.reward_cutoff(
+            mv,
+            &[],
+            &[],
+            &crate::search::history::Contexts::NONE,
+            Color::White,
+            None,
+            10,
+            0,
+        );
     }
 
     fn is_marked(tables: &ThreadMemory, mv: shakmaty::Move) -> bool {
-        tables.history.butterfly(Color::White, mv) != 0
+        tables.history.butterfly(Color::White, shakmaty::Bitboard::EMPTY, mv) != 0
     }
 
     #[test]

@@ -75,7 +75,7 @@ impl Worker<'_> {
         let mut best_score = stand_pat;
         let mut best_move = None;
         while let Some(mv) =
-            picker.next_move(self.pos.chess(), |mv| self.order_score(&[None, None], side, mv))
+            picker.next_move(self.pos.chess(), |mv| self.order_score(&Contexts::NONE, side, mv))
         {
             if !in_check {
                 // Delta pruning: even winning this piece outright would not reach alpha.
