@@ -373,6 +373,20 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        Some(CliCommand::Bench { depth, threads }) if !options.eval_file.is_empty() || !options.use_nnue => {
+            // `--config` chose another evaluation than the built-in net: the UCI `bench`
+            // searches with the evaluation in force, on one thread.
+            if threads > 1 {
+                eprintln!(
+                    "patina: bench: --threads above 1 searches with the built-in net only; \
+                     the EvalFile/UseNNUE of --config need one thread"
+                );
+                return ExitCode::FAILURE;
+            }
+            ExitCode::from(
+                patina::uci::run_lines(options, &[format!("bench {depth}")], std::io::stdout()) as u8
+            )
+        }
         Some(CliCommand::Bench { depth, threads }) => {
             let result = patina::engine::bench::run(depth, threads.into(), |index, fen, position| {
                 let ms = position.elapsed.as_secs_f64() * 1000.0;

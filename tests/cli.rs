@@ -122,6 +122,26 @@ fn config_file_sets_option_defaults() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn bench_searches_with_the_evaluation_a_config_chooses() {
+    let dir = std::env::temp_dir().join(format!("patina-cli-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("handwritten.toml");
+    std::fs::write(&config, "use_nnue = false\n").unwrap();
+    let config = config.to_str().unwrap();
+    let built_in = bench_nodes(&patina(&["bench", "5"]));
+    let handwritten = patina(&["--config", config, "bench", "5"]);
+    assert!(handwritten.status.success());
+    // Another evaluation searches another tree, the same one each time.
+    let nodes = bench_nodes(&handwritten);
+    assert_ne!(nodes, built_in, "--config's UseNNUE=false must reach bench");
+    assert_eq!(bench_nodes(&patina(&["--config", config, "bench", "5"])), nodes);
+    let threaded = patina(&["--config", config, "bench", "5", "--threads", "2"]);
+    assert!(!threaded.status.success());
+    assert!(String::from_utf8_lossy(&threaded.stderr).contains("need one thread"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A record of `fen` scored `white_score` (White's view) in a game that ended `result`.
 fn record(fen: &str, white_score: i32, result: patina::learn::data::DataResult, capture: bool) -> [u8; 32] {
     use patina::learn::data::{GamePlace, PackedPosition, SearchLabel};
