@@ -185,13 +185,13 @@ impl History {
     }
 
     /// Moves the butterfly entry of `mv` (by `side`, under `threats`) by `delta`.
-    pub fn update_butterfly(&mut self, side: Color, threats: Bitboard, mv: Move, delta: i32) {
+    fn update_butterfly(&mut self, side: Color, threats: Bitboard, mv: Move, delta: i32) {
         let (from_attacked, to_attacked, from, to) = butterfly_index(threats, mv);
         apply(&mut self.butterfly[side as usize][from_attacked][to_attacked][from][to], delta);
     }
 
     /// Moves every quiet history entry of `mv` (butterfly and continuations) by `delta`.
-    pub fn update_quiet(&mut self, contexts: &Contexts, side: Color, mv: Move, delta: i32) {
+    fn update_quiet(&mut self, contexts: &Contexts, side: Color, mv: Move, delta: i32) {
         self.update_butterfly(side, contexts.threats, mv, delta);
         let target = PieceTo::of(side, mv).index();
         for (k, context) in contexts.moved.iter().enumerate() {
