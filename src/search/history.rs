@@ -11,7 +11,7 @@
 //! (`HISTORY_STEP * min(depth^2, HISTORY_DEPTH_CAP)` against `HISTORY_MAX`), as in Ethereal.
 
 use super::params::{HISTORY_DEPTH_CAP, HISTORY_MAX, HISTORY_STEP, MAX_PLY};
-use shakmaty::{Bitboard, Color, File, Move, Role, Square};
+use shakmaty::{Bitboard, Color, File, Move, Role};
 
 /// A moved piece and where it went: the context a continuation history is keyed by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -135,9 +135,8 @@ pub fn threats_by(board: &shakmaty::Board, attacker: Color) -> Bitboard {
 
 /// The butterfly entry of `mv` by `side` under `threats`.
 fn butterfly_index(threats: Bitboard, mv: Move) -> (usize, usize, usize, usize) {
-    let from = mv.from().unwrap_or(Square::A1);
-    let to = mv.to();
-    (threats.contains(from) as usize, threats.contains(to) as usize, from as usize, to as usize)
+    let from_attacked = mv.from().is_some_and(|square| threats.contains(square));
+    (from_attacked as usize, threats.contains(mv.to()) as usize, from_index(mv), mv.to() as usize)
 }
 
 impl History {
@@ -258,7 +257,7 @@ mod tests {
             threats & Bitboard::from_rank(shakmaty::Rank::Sixth),
             Bitboard::from_rank(shakmaty::Rank::Sixth)
         );
-        assert!(threats.contains(Square::D8), "the queen is defended");
+        assert!(threats.contains(shakmaty::Square::D8), "the queen is defended");
         assert!((threats & Bitboard::from_rank(shakmaty::Rank::Fourth)).is_empty());
     }
 
