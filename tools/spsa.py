@@ -127,11 +127,12 @@ def main():
             state.update(json.load(saved))
     bounds = {t["name"]: (t["min"], t["max"]) for t in tunables}
     lock = threading.Lock()
+    failures = []
 
     def worker():
         while True:
             with lock:
-                if state["iteration"] >= args.iterations:
+                if failures or state["iteration"] >= args.iterations:
                     return
                 state["iteration"] += 1
                 k = state["iteration"]
@@ -141,7 +142,12 @@ def main():
             clamp = lambda name, v: min(max(v, bounds[name][0]), bounds[name][1])
             plus = {n: clamp(n, theta[n] + steps[n][0] * delta[n]) for n in theta}
             minus = {n: clamp(n, theta[n] - steps[n][0] * delta[n]) for n in theta}
-            result, games = play(args, plus, minus, seed=random.randrange(1 << 30))
+            try:
+                result, games = play(args, plus, minus, seed=random.randrange(1 << 30))
+            except Exception as error:  # a failed game pair stops every worker; the state stays
+                with lock:
+                    failures.append(f"iteration {k}: {error}")
+                return
             with lock:
                 for name in state["theta"]:
                     c_k, r_k = steps[name]
@@ -160,6 +166,8 @@ def main():
     for thread in threads:
         thread.join()
 
+    if failures:
+        sys.exit("spsa.py: stopped; the state file keeps the iterations before it\n" + "\n".join(failures))
     print(f"# {state['games']} games, {state['iteration']} iterations")
     for t in tunables:
         value = round(state["theta"][t["name"]])
