@@ -19,7 +19,7 @@ use crate::see::see_ge;
 use crate::tablebase::Outcome;
 use crate::time::manager::{IterationSummary, TimeManager};
 use crate::tt::{decode_move, decode_move_in, encode_move, Bound, TranspositionTable, TtHit};
-use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position as _, Role};
+use shakmaty::{Chess, Color, Move, MoveList, Position as _, Role};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -77,9 +77,6 @@ pub struct Worker<'a> {
     move_stack: [Option<Move>; MAX_PLY + 1],
     /// The piece and target of the move made at each ply: continuation history contexts.
     moved: [Option<PieceTo>; MAX_PLY + 1],
-    /// The squares the opponent of the side to move attacks at each ply, set where the node
-    /// orders its moves: the butterfly history's threat context.
-    threats: [Bitboard; MAX_PLY + 1],
     pv_table: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_length: [usize; MAX_PLY + 1],
     /// Corrected static evaluation at each ply (`-INFINITY` in check).
@@ -135,7 +132,6 @@ impl<'a> Worker<'a> {
             correction: memory.correction,
             move_stack: [None; MAX_PLY + 1],
             moved: [None; MAX_PLY + 1],
-            threats: [Bitboard::EMPTY; MAX_PLY + 1],
             pv_table: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_length: [0; MAX_PLY + 1],
             eval_stack: [0; MAX_PLY + 1],
@@ -270,7 +266,6 @@ impl<'a> Worker<'a> {
         };
         self.history.clear_killers(1);
         let side = self.pos.turn();
-        self.threats[0] = threats_by(self.pos.chess().board(), !side);
         let mut best_score = -INFINITY;
         for index in self.pv_index..self.root_moves.len() {
             let mv = self.root_moves[index].mv;
@@ -509,7 +504,6 @@ impl<'a> Worker<'a> {
             depth -= 1;
         }
         let side = self.pos.turn();
-        self.threats[ply] = threats_by(self.pos.chess().board(), !side);
         let contexts = self.contexts(ply);
 
         // Step 8. The move loop: PVS with late-move reductions.
@@ -856,10 +850,11 @@ impl<'a> Worker<'a> {
     }
 
     /// The quiet-history contexts of the node at `ply`: the moves one and two plies back and
-    /// the squares the opponent attacks (set once the node orders its moves).
+    /// the squares the opponent of the side to move attacks.
     fn contexts(&self, ply: usize) -> Contexts {
         let back = |plies: usize| if ply >= plies { self.moved[ply - plies] } else { None };
-        Contexts { moved: [back(1), back(2)], threats: self.threats[ply] }
+        let threats = threats_by(self.pos.chess().board(), !self.pos.turn());
+        Contexts { moved: [back(1), back(2)], threats }
     }
 
     /// A move's history score for the picker: a quiet's combined history, half a capture's
