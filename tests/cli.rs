@@ -98,12 +98,11 @@ fn result_judges_fens_and_move_lists() {
 
 #[test]
 fn config_file_sets_option_defaults() {
-    let dir = std::env::temp_dir().join(format!("patina-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("cli", "config");
     let good = dir.join("engine.toml");
     std::fs::write(&good, "hash_mib = 8\nmultipv = 3\n").unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_patina"))
-        .args(["--config", good.to_str().unwrap()])
+        .args(["--config", path_str(&good)])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
@@ -116,7 +115,7 @@ fn config_file_sets_option_defaults() {
 
     let bad = dir.join("bad.toml");
     std::fs::write(&bad, "threads = 0\n").unwrap();
-    let output = patina(&["--config", bad.to_str().unwrap()]);
+    let output = patina(&["--config", path_str(&bad)]);
     assert!(!output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("out of range"));
     let _ = std::fs::remove_dir_all(&dir);
@@ -124,11 +123,10 @@ fn config_file_sets_option_defaults() {
 
 #[test]
 fn bench_searches_with_the_evaluation_a_config_chooses() {
-    let dir = std::env::temp_dir().join(format!("patina-cli-bench-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let config = dir.join("handwritten.toml");
-    std::fs::write(&config, "use_nnue = false\n").unwrap();
-    let config = config.to_str().unwrap();
+    let dir = scratch("cli", "bench-config");
+    let path = dir.join("handwritten.toml");
+    std::fs::write(&path, "use_nnue = false\n").unwrap();
+    let config = path_str(&path);
     let built_in = bench_nodes(&patina(&["bench", "5"]));
     let handwritten = patina(&["--config", config, "bench", "5"]);
     assert!(handwritten.status.success());
