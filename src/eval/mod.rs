@@ -26,6 +26,7 @@ pub use psqt::PHASE_MAX;
 pub use scale::SCALE_NORMAL;
 pub use trace::Trace;
 
+pub use attacks::attacked_squares;
 use attacks::AttackMap;
 use shakmaty::{Board, Chess, Color, Position as _, Role};
 use sink::{side_index, Sink, TermId, TermTable, Totals, TERM_NAMES};

@@ -11,7 +11,7 @@
 //! (`HISTORY_STEP * min(depth^2, HISTORY_DEPTH_CAP)` against `HISTORY_MAX`), as in Ethereal.
 
 use super::params::{HISTORY_DEPTH_CAP, HISTORY_MAX, HISTORY_STEP, MAX_PLY};
-use shakmaty::{Bitboard, Color, File, Move, Role};
+use shakmaty::{Bitboard, Color, Move, Role};
 
 /// A moved piece and where it went: the context a continuation history is keyed by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,34 +103,6 @@ pub struct Contexts {
 impl Contexts {
     /// No context: what quiescence orders by.
     pub const NONE: Contexts = Contexts { moved: [None, None], threats: Bitboard::EMPTY };
-}
-
-/// Every square the pieces of `attacker` attack on `board`.
-pub fn threats_by(board: &shakmaty::Board, attacker: Color) -> Bitboard {
-    use shakmaty::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
-    // Piece by piece through the role bitboards, pawns all at once by shifting: asking the
-    // board what stands on each square (`attacks_from`) cost several times as much per node.
-    let ours = board.by_color(attacker);
-    let occupied = board.occupied();
-    let pawns = (board.pawns() & ours).0;
-    let (not_a, not_h) = (!Bitboard::from_file(File::A).0, !Bitboard::from_file(File::H).0);
-    let mut threats = Bitboard(match attacker {
-        Color::White => ((pawns & not_a) << 7) | ((pawns & not_h) << 9),
-        Color::Black => ((pawns & not_h) >> 7) | ((pawns & not_a) >> 9),
-    });
-    for square in board.knights() & ours {
-        threats |= knight_attacks(square);
-    }
-    for square in (board.bishops() | board.queens()) & ours {
-        threats |= bishop_attacks(square, occupied);
-    }
-    for square in (board.rooks() | board.queens()) & ours {
-        threats |= rook_attacks(square, occupied);
-    }
-    for square in board.kings() & ours {
-        threats |= king_attacks(square);
-    }
-    threats
 }
 
 /// The butterfly entry of `mv` by `side` under `threats`.
@@ -246,47 +218,6 @@ impl History {
 mod tests {
     use super::*;
     use shakmaty::{Chess, Position as _};
-
-    #[test]
-    fn threats_are_every_square_the_attacker_reaches() {
-        let pos = Chess::default();
-        let threats = threats_by(pos.board(), Color::Black);
-        // Black's sixth rank is covered by its pawns, its own pieces defend each other, and
-        // nothing reaches White's half.
-        assert_eq!(
-            threats & Bitboard::from_rank(shakmaty::Rank::Sixth),
-            Bitboard::from_rank(shakmaty::Rank::Sixth)
-        );
-        assert!(threats.contains(shakmaty::Square::D8), "the queen is defended");
-        assert!((threats & Bitboard::from_rank(shakmaty::Rank::Fourth)).is_empty());
-    }
-
-    #[test]
-    fn threats_match_every_piece_asked_one_by_one() {
-        use shakmaty::{fen::Fen, CastlingMode, Position};
-        let fens = [
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
-            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-        ];
-        for fen in fens {
-            let mut pos: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
-            // Walk a few plies down each line so pawns reach the edge files and pieces trade.
-            for ply in 0..12 {
-                for attacker in [Color::White, Color::Black] {
-                    let mut expected = Bitboard::EMPTY;
-                    for square in pos.board().by_color(attacker) {
-                        expected |= pos.board().attacks_from(square);
-                    }
-                    assert_eq!(threats_by(pos.board(), attacker), expected, "{fen} ply {ply}");
-                }
-                let moves = pos.legal_moves();
-                let Some(&mv) = moves.get((ply * 7 + 3) % moves.len().max(1)) else { break };
-                pos.play_unchecked(mv);
-            }
-        }
-    }
 
     #[test]
     fn gravity_keeps_entries_within_the_maximum() {

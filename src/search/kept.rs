@@ -57,24 +57,16 @@ impl SearchMemory {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::{Chess, Color, Position as _};
+    use crate::search::history::Contexts;
+    use shakmaty::{Bitboard, Chess, Color, Position as _};
 
     /// Marks a thread's tables with a cutoff of `mv` that a fresh table does not have.
     fn mark(tables: &mut ThreadMemory, mv: shakmaty::Move) {
-        tables.history.reward_cutoff(
-            mv,
-            &[],
-            &[],
-            &crate::search::history::Contexts::NONE,
-            Color::White,
-            None,
-            10,
-            0,
-        );
+        tables.history.reward_cutoff(mv, &[], &[], &Contexts::NONE, Color::White, None, 10, 0);
     }
 
     fn is_marked(tables: &ThreadMemory, mv: shakmaty::Move) -> bool {
-        tables.history.butterfly(Color::White, shakmaty::Bitboard::EMPTY, mv) != 0
+        tables.history.butterfly(Color::White, Bitboard::EMPTY, mv) != 0
     }
 
     #[test]

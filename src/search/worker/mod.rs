@@ -5,7 +5,7 @@
 //! the clock; helpers just search and fill the shared table (Lazy SMP).
 
 use super::correction::{Correction, Slots};
-use super::history::{threats_by, Contexts, History, PieceTo};
+use super::history::{Contexts, History, PieceTo};
 use super::kept::ThreadMemory;
 use super::mate_line;
 use super::params::*;
@@ -853,7 +853,7 @@ impl<'a> Worker<'a> {
     /// the squares the opponent of the side to move attacks.
     fn contexts(&self, ply: usize) -> Contexts {
         let back = |plies: usize| if ply >= plies { self.moved[ply - plies] } else { None };
-        let threats = threats_by(self.pos.chess().board(), !self.pos.turn());
+        let threats = crate::eval::attacked_squares(self.pos.chess().board(), !self.pos.turn());
         Contexts { moved: [back(1), back(2)], threats }
     }
 
