@@ -373,25 +373,20 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Some(CliCommand::Bench { depth, threads }) if !options.eval_file.is_empty() || !options.use_nnue => {
-            // `--config` chose another evaluation than the built-in net: the UCI `bench`
-            // searches with the evaluation in force, on one thread.
-            if threads > 1 {
-                eprintln!(
-                    "patina: bench: --threads above 1 searches with the built-in net only; \
-                     the EvalFile/UseNNUE of --config need one thread"
-                );
-                return ExitCode::FAILURE;
-            }
-            ExitCode::from(
-                patina::uci::run_lines(options, &[format!("bench {depth}")], std::io::stdout()) as u8
-            )
-        }
         Some(CliCommand::Bench { depth, threads }) => {
-            let result = patina::engine::bench::run(depth, threads.into(), |index, fen, position| {
-                let ms = position.elapsed.as_secs_f64() * 1000.0;
-                eprintln!("position {:2}: {:>10} nodes {ms:>9.1} ms  {fen}", index + 1, position.nodes);
-            });
+            // `--config` may choose another evaluation (EvalFile, UseNNUE = false).
+            let evaluator = match patina::engine::evaluator_for(&options) {
+                Ok(evaluator) => evaluator,
+                Err(error) => {
+                    eprintln!("patina: bench: {error}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            let result =
+                patina::engine::bench::run(depth, threads.into(), evaluator, |index, fen, position| {
+                    let ms = position.elapsed.as_secs_f64() * 1000.0;
+                    eprintln!("position {:2}: {:>10} nodes {ms:>9.1} ms  {fen}", index + 1, position.nodes);
+                });
             eprintln!("search time {:.3} s", result.elapsed.as_secs_f64());
             println!("{} nodes {} nps", result.nodes, result.nps());
             ExitCode::SUCCESS

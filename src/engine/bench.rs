@@ -69,11 +69,17 @@ impl BenchResult {
     }
 }
 
-/// Searches every position to `depth` on `threads` threads with the compiled-in net (the
-/// signature a build is known by); `on_position` sees each position's result as it ends.
-pub fn run(depth: i32, threads: usize, on_position: impl FnMut(usize, &str, BenchResult)) -> BenchResult {
+/// Searches every position to `depth` on `threads` threads with `evaluator` (the compiled-in
+/// net, `Evaluator::default()`, gives the signature a build is known by); `on_position` sees
+/// each position's result as it ends.
+pub fn run(
+    depth: i32,
+    threads: usize,
+    evaluator: Evaluator,
+    on_position: impl FnMut(usize, &str, BenchResult),
+) -> BenchResult {
     let never = AtomicBool::new(false);
-    run_until(depth, threads, Evaluator::default(), &never, on_position)
+    run_until(depth, threads, evaluator, &never, on_position)
         .unwrap_or(BenchResult { nodes: 0, elapsed: Duration::ZERO })
 }
 
@@ -133,15 +139,15 @@ mod tests {
 
     #[test]
     fn node_count_is_reproducible() {
-        let first = run(4, 1, |_, _, _| {}).nodes;
-        let second = run(4, 1, |_, _, _| {}).nodes;
+        let first = run(4, 1, Evaluator::default(), |_, _, _| {}).nodes;
+        let second = run(4, 1, Evaluator::default(), |_, _, _| {}).nodes;
         assert_eq!(first, second);
     }
 
     #[test]
     fn more_threads_search_every_position() {
         let mut searched = 0;
-        let result = run(3, 2, |_, _, position| {
+        let result = run(3, 2, Evaluator::default(), |_, _, position| {
             assert!(position.nodes > 0);
             searched += 1;
         });

@@ -186,18 +186,32 @@ pub struct Engine {
     params: SharedParams,
 }
 
+/// The net `eval_file` names, or the compiled-in one when it is empty.
+fn load_net(eval_file: &str) -> Result<Arc<Network>, EngineError> {
+    match eval_file {
+        "" => Ok(nnue::default_network()),
+        path => Network::load(Path::new(path))
+            .map(Arc::new)
+            .map_err(|error| EngineError::Net { path: path.to_string(), error }),
+    }
+}
+
+/// The evaluation a search with `options` plays with: the `EvalFile` net (the compiled-in one
+/// by default) while `UseNNUE` is on, the hand-written evaluation otherwise.
+pub fn evaluator_for(options: &EngineOptions) -> Result<Evaluator, EngineError> {
+    Ok(if options.use_nnue {
+        Evaluator::Network(load_net(&options.eval_file)?)
+    } else {
+        Evaluator::HandWritten
+    })
+}
+
 impl Engine {
     /// An idle engine set up with `options` (its table allocated, its net loaded, its Syzygy
     /// tables loading), and the receiving ends of its events.
     pub fn new(options: EngineOptions) -> Result<(Engine, EngineChannels), EngineError> {
         let tt = Arc::new(TranspositionTable::new(options.hash_mib).map_err(EngineError::Table)?);
-        let net = match options.eval_file.as_str() {
-            "" => nnue::default_network(),
-            path => Arc::new(
-                Network::load(Path::new(path))
-                    .map_err(|error| EngineError::Net { path: path.to_string(), error })?,
-            ),
-        };
+        let net = load_net(&options.eval_file)?;
         let (events, receiver) = unbounded();
         let (jobs, job_events) = Jobs::new();
         let wanted_tables = options.syzygy_path.clone();
