@@ -6,6 +6,18 @@
 use shakmaty::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
 use shakmaty::{Bitboard, Board, Color, File, Role};
 
+/// The squares `color`'s pawns capture on: toward the a-file, then toward the h-file (all
+/// pawns at once, by shifting).
+fn pawn_capture_sets(board: &Board, color: Color) -> (Bitboard, Bitboard) {
+    let pawns = (board.pawns() & board.by_color(color)).0;
+    let (not_a, not_h) = (!Bitboard::from_file(File::A).0, !Bitboard::from_file(File::H).0);
+    let (west, east) = match color {
+        Color::White => ((pawns & not_a) << 7, (pawns & not_h) << 9),
+        Color::Black => ((pawns & not_a) >> 9, (pawns & not_h) >> 7),
+    };
+    (Bitboard(west), Bitboard(east))
+}
+
 /// Calls `visit(role, attacks)` for every attack set of `color`'s pieces: one per piece, but the
 /// pawns' as two sets (all their captures to one side, then to the other), made by shifting.
 /// Walking the role bitboards instead of asking the board what stands on each square is
@@ -13,14 +25,9 @@ use shakmaty::{Bitboard, Board, Color, File, Role};
 fn each_attack(board: &Board, color: Color, mut visit: impl FnMut(Role, Bitboard)) {
     let ours = board.by_color(color);
     let occupied = board.occupied();
-    let pawns = (board.pawns() & ours).0;
-    let (not_a, not_h) = (!Bitboard::from_file(File::A).0, !Bitboard::from_file(File::H).0);
-    let (west, east) = match color {
-        Color::White => ((pawns & not_a) << 7, (pawns & not_h) << 9),
-        Color::Black => ((pawns & not_a) >> 9, (pawns & not_h) >> 7),
-    };
-    visit(Role::Pawn, Bitboard(west));
-    visit(Role::Pawn, Bitboard(east));
+    let (west, east) = pawn_capture_sets(board, color);
+    visit(Role::Pawn, west);
+    visit(Role::Pawn, east);
     for square in board.knights() & ours {
         visit(Role::Knight, knight_attacks(square));
     }
@@ -45,12 +52,8 @@ fn each_attack(board: &Board, color: Color, mut visit: impl FnMut(Role, Bitboard
 pub fn attacked_squares(board: &Board, color: Color) -> Bitboard {
     let ours = board.by_color(color);
     let occupied = board.occupied();
-    let pawns = (board.pawns() & ours).0;
-    let (not_a, not_h) = (!Bitboard::from_file(File::A).0, !Bitboard::from_file(File::H).0);
-    let mut all = Bitboard(match color {
-        Color::White => ((pawns & not_a) << 7) | ((pawns & not_h) << 9),
-        Color::Black => ((pawns & not_h) >> 7) | ((pawns & not_a) >> 9),
-    });
+    let (west, east) = pawn_capture_sets(board, color);
+    let mut all = west | east;
     for square in board.knights() & ours {
         all |= knight_attacks(square);
     }

@@ -11,6 +11,7 @@ use super::mate_line;
 use super::params::*;
 use super::tt_scores::{bound_allows_cutoff, score_from_tt, score_to_tt};
 use super::{IterationReport, RootLine, Score, ScoreBound, SearchControl, SearchEvent, SearchLimits};
+use crate::eval::attacked_squares;
 use crate::movepick::{gain_estimate, is_quiet, MovePicker, OrderingHints};
 use crate::nnue::Network;
 use crate::position::Position;
@@ -853,7 +854,7 @@ impl<'a> Worker<'a> {
     /// the squares the opponent of the side to move attacks.
     fn contexts(&self, ply: usize) -> Contexts {
         let back = |plies: usize| if ply >= plies { self.moved[ply - plies] } else { None };
-        let threats = crate::eval::attacked_squares(self.pos.chess().board(), !self.pos.turn());
+        let threats = attacked_squares(self.pos.chess().board(), !self.pos.turn());
         Contexts { moved: [back(1), back(2)], threats }
     }
 
