@@ -183,8 +183,10 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     mirror: bool,
     /// Start from this net's weights instead of random ones (fine-tuning an earlier net on new
-    /// data); it must have the architecture and size asked for. Written as it was (epoch 0)
-    /// unless an epoch lowers its validation loss.
+    /// data). A smaller net, or one without mirrored inputs, is widened to the size and
+    /// architecture asked for: the extra neurons start silent (zero output weights), so the
+    /// start evaluates as the given net (mirroring: as near as that net is left-right
+    /// symmetric). Written as it was (epoch 0) unless an epoch lowers its validation loss.
     #[arg(long, value_name = "NET.nnue")]
     init: Option<PathBuf>,
 }

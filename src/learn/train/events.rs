@@ -21,6 +21,18 @@ pub enum TrainEvent {
         /// Centipawns per logit of the target's sigmoid, given or fitted.
         wdl_scale: f32,
     },
+    /// The `--init` net is of a smaller size or plainer architecture than the run's, and was
+    /// widened to it (`FloatNet::widened`).
+    Widened {
+        /// The `--init` net's architecture id.
+        from_arch: u32,
+        /// Its hidden neurons per perspective.
+        from_hidden: usize,
+        /// The run's architecture id.
+        to_arch: u32,
+        /// The run's hidden neurons per perspective.
+        to_hidden: usize,
+    },
     /// The run starts from a given net (`--init`): its loss on the held-out positions, the
     /// one each epoch must beat to be written.
     Started {
@@ -82,6 +94,11 @@ impl fmt::Display for TrainEvent {
                 f,
                 "{train} training and {validation} validation positions from {games} games \
                  ({dropped} dropped by the filter); target scale {wdl_scale:.1} cp"
+            ),
+            TrainEvent::Widened { from_arch, from_hidden, to_arch, to_hidden } => write!(
+                f,
+                "starting net widened from architecture {from_arch} x {from_hidden} to architecture {to_arch} x {to_hidden}{}",
+                if to_hidden > from_hidden { " (the new neurons start with zero output weights)" } else { "" }
             ),
             TrainEvent::Started { validation_loss } => {
                 write!(f, "starting net's validation loss {validation_loss:.6}")

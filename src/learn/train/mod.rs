@@ -8,7 +8,7 @@
 //! (`loss.rs`), take an AdamW step at the schedule's learning rate (`optimizer.rs`: a cosine,
 //! or tenfold drops at given epochs) and clip the weights to what quantisation holds
 //! (`model.rs`). A run may start from an earlier net's weights (`--init`) instead of random
-//! ones. After each epoch: the validation loss, a checkpoint (`checkpoint.rs`) so a
+//! ones, widened to a larger size or to mirrored inputs when the run asks for one. After each epoch: the validation loss, a checkpoint (`checkpoint.rs`) so a
 //! killed run resumes, and the best epoch so far. At the end the best epoch's weights are
 //! quantised and written as a net file the engine loads.
 //!
@@ -43,7 +43,15 @@ pub fn run(request: &TrainRequest, mut report: impl FnMut(TrainEvent)) -> Result
             return Err("--lr-drop 0 (epochs count from 1)".into());
         }
     }
-    let start = request.starting_net(arch)?;
+    let (start, widened_from) = request.starting_net(arch)?;
+    if let Some((from_arch, from_hidden)) = widened_from {
+        report(TrainEvent::Widened {
+            from_arch: from_arch.id(),
+            from_hidden,
+            to_arch: arch.id(),
+            to_hidden: request.hidden,
+        });
+    }
     let data = dataset::load(&request.data, request.filter, request.validation_fraction, request.limit)?;
     let wdl_scale = match request.wdl_scale {
         WdlScale::Centipawns(cp) => cp,

@@ -163,6 +163,51 @@ impl FloatNet {
         FloatNet { hidden: parts.hidden, arch: parts.arch, params }
     }
 
+    /// This net as one of `arch` with `hidden` neurons that evaluates as it does, so a run can
+    /// start a wider or mirrored net from what a smaller one learned (`--init`):
+    /// - extra neurons get random feature weights (from `seed`) and zero output weights: they
+    ///   change nothing until training finds them a use;
+    /// - a net of one output bucket lends its output layer to every bucket;
+    /// - plain inputs become mirrored ones: exact wherever a perspective's king stands on files
+    ///   a-d, and elsewhere as near as the net is to left-right symmetric (a net trained with
+    ///   `--mirror` is near).
+    ///
+    /// Fewer neurons or buckets, or plain inputs from mirrored ones, would lose what the net
+    /// knows: those are refused, with the reason.
+    pub fn widened(&self, arch: Architecture, hidden: usize, seed: u64) -> Result<FloatNet, String> {
+        let (from_hidden, from_buckets) = (self.hidden, self.buckets());
+        if hidden < from_hidden {
+            return Err(format!("{from_hidden} hidden neurons cannot become fewer"));
+        }
+        if from_buckets != arch.buckets() && from_buckets != 1 {
+            return Err(format!("{from_buckets} output buckets cannot become {}", arch.buckets()));
+        }
+        if self.arch.is_mirrored() && !arch.is_mirrored() {
+            return Err("mirrored inputs cannot become plain ones".into());
+        }
+        let mut net = FloatNet::random(hidden, arch, seed);
+        for input in 0..INPUTS {
+            net.params[input * hidden..input * hidden + from_hidden]
+                .copy_from_slice(&self.params[input * from_hidden..(input + 1) * from_hidden]);
+        }
+        let (from_bias, to_bias) = (self.feature_bias_at(), net.feature_bias_at());
+        net.params[to_bias..to_bias + from_hidden]
+            .copy_from_slice(&self.params[from_bias..from_bias + from_hidden]);
+        let (from_output, to_output, to_output_bias) =
+            (self.output_at(), net.output_at(), net.output_bias_at());
+        net.params[to_output..to_output_bias].fill(0.0);
+        for bucket in 0..arch.buckets() {
+            let source = bucket % from_buckets;
+            for half in 0..2 {
+                let from = from_output + (source * 2 + half) * from_hidden;
+                let to = to_output + (bucket * 2 + half) * hidden;
+                net.params[to..to + from_hidden].copy_from_slice(&self.params[from..from + from_hidden]);
+            }
+            net.params[to_output_bias + bucket] = self.params[self.output_bias_at() + source];
+        }
+        Ok(net)
+    }
+
     /// The two accumulators (side to move's first), before the activation.
     fn accumulate(&self, features: &Features) -> [Vec<f32>; 2] {
         let hidden = self.hidden;
@@ -278,6 +323,55 @@ mod tests {
             assert_eq!(back.quantise().unwrap(), net);
             let drift = float.params.iter().zip(&back.params).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max);
             assert!(drift <= 0.5 / QA.min(QB) as f32 + 1e-6, "rounding moved a weight by {drift}");
+        }
+    }
+
+    #[test]
+    fn a_widened_net_evaluates_as_the_one_it_came_from() {
+        // Both kings on files a-d, so mirroring changes no input; then both on files e-h.
+        let near = record_of("2k5/pp3p2/2n5/3p4/3P4/2N2B2/PP3PPP/1K6 w - - 0 20");
+        let far = record_of("6k1/5ppp/8/3p4/8/2N5/PPP2PPP/6K1 b - - 0 20");
+        for (from_arch, to_arch) in [
+            (Architecture::OutputBuckets, Architecture::OutputBuckets),
+            (Architecture::Perspective, Architecture::OutputBuckets),
+            (Architecture::OutputBuckets, Architecture::Mirrored),
+        ] {
+            let narrow = FloatNet::random(128, from_arch, 11);
+            let wide = narrow.widened(to_arch, 256, 12).unwrap();
+            assert_eq!((wide.arch, wide.hidden), (to_arch, 256));
+            let records: &[&PackedPosition] =
+                if to_arch.is_mirrored() && !from_arch.is_mirrored() { &[&near] } else { &[&near, &far] };
+            for record in records {
+                let (before, after) = (
+                    narrow.forward(&narrow.features(record, false)),
+                    wide.forward(&wide.features(record, false)),
+                );
+                assert!(
+                    (before - after).abs() < 1e-5,
+                    "{from_arch:?} -> {to_arch:?}: {before} became {after}"
+                );
+            }
+            let feature_weights = &wide.params[..wide.feature_bias_at()];
+            assert!(
+                feature_weights.chunks(256).all(|row| row[128..].iter().any(|&w| w != 0.0)),
+                "new neurons start random"
+            );
+        }
+        // Given mirrored inputs, a net evaluates the far position as it did its mirror image.
+        let plain = FloatNet::random(128, Architecture::OutputBuckets, 13);
+        let mirrored = plain.widened(Architecture::Mirrored, 128, 14).unwrap();
+        let expected = plain.forward(&plain.features(&far, true));
+        let got = mirrored.forward(&mirrored.features(&far, false));
+        assert!((expected - got).abs() < 1e-5, "{expected} against {got}");
+
+        let wide = FloatNet::random(256, Architecture::Mirrored, 15);
+        for (arch, hidden, reason) in [
+            (Architecture::Mirrored, 128, "cannot become fewer"),
+            (Architecture::OutputBuckets, 256, "cannot become plain"),
+            (Architecture::Perspective, 256, "output buckets cannot become 1"),
+        ] {
+            let error = wide.widened(arch, hidden, 1).unwrap_err();
+            assert!(error.contains(reason), "{error}");
         }
     }
 

@@ -95,24 +95,33 @@ impl TrainRequest {
         })
     }
 
-    /// The weights the run starts from: `init`'s, checked against the architecture and size
-    /// asked for, or random ones from `seed`.
-    pub fn starting_net(&self, arch: Architecture) -> Result<FloatNet, String> {
+    /// The weights the run starts from: `init`'s, or random ones from `seed`. An `init` net of
+    /// another architecture or size is widened to the one asked for when that keeps its
+    /// evaluation (`FloatNet::widened`); its architecture and size are returned beside it then.
+    pub fn starting_net(
+        &self,
+        arch: Architecture,
+    ) -> Result<(FloatNet, Option<(Architecture, usize)>), String> {
         let Some(path) = &self.init else {
-            return Ok(FloatNet::random(self.hidden, arch, self.seed));
+            return Ok((FloatNet::random(self.hidden, arch, self.seed), None));
         };
         let net = Network::load(path).map_err(|e| format!("--init {}: {e}", path.display()))?;
-        if (net.arch(), net.hidden()) != (arch, self.hidden) {
-            return Err(format!(
-                "--init {} is architecture {} with {} hidden neurons; the run asks for architecture {} with {}",
+        let start = FloatNet::dequantised(&net);
+        if (net.arch(), net.hidden()) == (arch, self.hidden) {
+            return Ok((start, None));
+        }
+        let widened = start.widened(arch, self.hidden, self.seed).map_err(|reason| {
+            format!(
+                "--init {} is architecture {} with {} hidden neurons; the run asks for architecture {} with {}, \
+                 and {reason}",
                 path.display(),
                 net.arch().id(),
                 net.hidden(),
                 arch.id(),
                 self.hidden
-            ));
-        }
-        Ok(FloatNet::dequantised(&net))
+            )
+        })?;
+        Ok((widened, Some((net.arch(), net.hidden()))))
     }
 
     /// Copies of each training position an epoch trains on: 2 when it is also trained mirrored.

@@ -226,11 +226,27 @@ fn fine_tuning_starts_from_the_given_net_and_never_writes_a_worse_one() {
     assert!(started < first_losses[0] / 2.0, "{started} against the first epoch's {}", first_losses[0]);
     assert!(written <= started, "wrote {written}, worse than the starting {started}");
 
-    // A net of another size is refused before any data is read.
-    let mut wrong = request(&dir, Architecture::OutputBuckets, 256);
+    // A net the run's shape would lose knowledge from is refused before any data is read.
+    let mut wrong = request(&dir, Architecture::Perspective, HIDDEN);
     wrong.init = Some(first.out.clone());
     wrong.data = vec![dir.join("missing.bin")];
     let error = run(&wrong, |_| {}).unwrap_err();
-    assert!(error.contains("--init") && error.contains("128 hidden neurons"), "{error}");
+    assert!(error.contains("--init") && error.contains("8 output buckets cannot become 1"), "{error}");
+
+    // A wider, mirrored run starts from the net, widened to its shape.
+    let mut wider = request(&dir, Architecture::Mirrored, 256);
+    wider.init = Some(first.out.clone());
+    wider.out = dir.join("wider.nnue");
+    wider.epochs = 1;
+    let mut widened = None;
+    run(&wider, |event| {
+        if let TrainEvent::Widened { from_arch, from_hidden, to_arch, to_hidden } = event {
+            widened = Some((from_arch, from_hidden, to_arch, to_hidden));
+        }
+    })
+    .unwrap();
+    assert_eq!(widened, Some((2, HIDDEN, 3, 256)));
+    let net = Network::load(&wider.out).unwrap();
+    assert_eq!((net.arch(), net.hidden()), (Architecture::Mirrored, 256));
     std::fs::remove_dir_all(&dir).unwrap();
 }
