@@ -6,7 +6,9 @@
 //! Keys are hashes of piece bitboards, computed in a few multiplications per node: the pawns of
 //! both sides, and each side's non-pawn pieces (its king included).
 
-use super::params::{CORRECTION_GRAIN, CORRECTION_LIMIT, CORRECTION_SIZE, CORRECTION_WEIGHT_CAP};
+use super::params::{
+    CORRECTION_GRAIN, CORRECTION_LIMIT, CORRECTION_SIZE, CORRECTION_TABLES_DIVISOR, CORRECTION_WEIGHT_CAP,
+};
 use shakmaty::{Bitboard, Board, Chess, Color, Position as _, Role};
 
 fn mix(mut x: u64) -> u64 {
@@ -73,7 +75,7 @@ impl Correction {
         let sum = self.pawn[slots.side][slots.pawn]
             + self.non_pawn[slots.side][0][slots.non_pawn[0]]
             + self.non_pawn[slots.side][1][slots.non_pawn[1]];
-        (sum / CORRECTION_GRAIN).clamp(-CORRECTION_LIMIT, CORRECTION_LIMIT)
+        (sum / (CORRECTION_GRAIN * CORRECTION_TABLES_DIVISOR)).clamp(-CORRECTION_LIMIT, CORRECTION_LIMIT)
     }
 
     /// The search found `score` where the raw static evaluation said `raw_eval`, at `depth`:
@@ -110,9 +112,10 @@ mod tests {
         for _ in 0..500 {
             table.learn(Slots::of(&learned), 0, 15, 10);
         }
-        // Pawns, White's pieces and Black's pieces each learned the 15 cp error (less rounding).
-        assert!((44..=45).contains(&table.correction(Slots::of(&learned))));
-        assert!((29..=30).contains(&table.correction(Slots::of(&rook_moved))));
+        // Pawns, White's pieces and Black's pieces each learned the 15 cp error (less rounding),
+        // and their sum is halved.
+        assert!((22..=23).contains(&table.correction(Slots::of(&learned))));
+        assert!((14..=15).contains(&table.correction(Slots::of(&rook_moved))));
         assert_eq!(table.correction(Slots::of(&nothing_shared)), 0);
         // The other side to move has its own tables.
         let black_to_move = chess("4k3/pp6/8/8/8/8/PP6/R3K3 b - - 0 1");

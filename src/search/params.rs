@@ -51,6 +51,9 @@ pub const CORRECTION_GRAIN: i32 = 256;
 pub const CORRECTION_LIMIT: i32 = 64;
 /// A result learns with weight `depth + 1` out of 256, at most this.
 pub const CORRECTION_WEIGHT_CAP: i32 = 16;
+/// Every table learns the whole error, so their entries' sum is divided by this (2: a 15 cp
+/// error all three tables learned corrects by 22 cp, not 45).
+pub const CORRECTION_TABLES_DIVISOR: i32 = 2;
 
 /// A tablebase result is stored this many plies deeper than the node: it is exact.
 pub const TB_STORE_DEPTH_BONUS: i32 = 6;
@@ -193,6 +196,9 @@ tunables! {
     qs_node_delta: i32 = 1_000, QS_NODE_DELTA, [400, 2000], 80;
     /// Quiescence skips captures whose exchange cannot gain what is missing to alpha less this.
     qs_see_margin: i32 = 110, QS_SEE_MARGIN, [20, 250], 10;
+    /// Quiescence searches captures whose exchange is worth at least this even where the stand-pat
+    /// is close to alpha (0: even trades too, as Stockfish and most engines do; was 1).
+    qs_see_floor: i32 = 0, QS_SEE_FLOOR, [-100, 1], 10;
     /// Capture history lowers a capture's SEE pruning threshold by one centipawn per this much.
     see_capture_history_divisor: i32 = 48, SEE_CAPTURE_HISTORY_DIVISOR, [16, 128], 8;
     /// Late-move pruning: at depth <= this, quiet moves after `(LMP_BASE + depth^2) / (2 - improving)`

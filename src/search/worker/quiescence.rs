@@ -82,9 +82,10 @@ impl Worker<'_> {
                 if stand_pat + gain_estimate(mv) + self.params().delta_margin <= alpha {
                     continue;
                 }
-                // Only captures whose exchange wins, and wins what alpha still needs less a
-                // margin, can improve a quiet position.
-                let threshold = (alpha - stand_pat - self.params().qs_see_margin).max(1);
+                // Only captures whose exchange does not lose, and wins what alpha still needs
+                // less a margin, can improve a quiet position.
+                let threshold =
+                    (alpha - stand_pat - self.params().qs_see_margin).max(self.params().qs_see_floor);
                 if !see_ge(self.pos.chess(), mv, threshold) {
                     continue;
                 }
