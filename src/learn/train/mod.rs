@@ -8,9 +8,10 @@
 //! (`loss.rs`), take an AdamW step at the schedule's learning rate (`optimizer.rs`: a cosine,
 //! or tenfold drops at given epochs) and clip the weights to what quantisation holds
 //! (`model.rs`). A run may start from an earlier net's weights (`--init`) instead of random
-//! ones, widened to a larger size or to mirrored inputs when the run asks for one. After each epoch: the validation loss, a checkpoint (`checkpoint.rs`) so a
-//! killed run resumes, and the best epoch so far. At the end the best epoch's weights are
-//! quantised and written as a net file the engine loads.
+//! ones, widened to a larger size or to mirrored inputs when the run asks for one. After each
+//! epoch: the validation loss, a checkpoint (`checkpoint.rs`) so a killed run resumes, and the
+//! best epoch so far. At the end the best epoch's weights are quantised and written as a net
+//! file the engine loads.
 //!
 //! `run` reports through a callback (`events.rs`) and never prints; `main.rs` shows the events.
 
