@@ -220,6 +220,16 @@ tunables! {
     see_quiet_margin: i32 = -60, SEE_QUIET_MARGIN, [-150, -20], 8;
     /// The exchange threshold per ply of depth for captures, lowered further by capture history.
     see_capture_margin: i32 = -100, SEE_CAPTURE_MARGIN, [-200, -40], 10;
+    /// Captures that do not check are skipped at this depth or less when static eval plus
+    /// the captured piece, capture history and `CAPTURE_FUTILITY_BASE + CAPTURE_FUTILITY_PER_DEPTH
+    /// * depth` cannot reach alpha (Stockfish 17's capture futility).
+    capture_futility_max_depth: i32 = 6, CAPTURE_FUTILITY_MAX_DEPTH, [3, 10], 1;
+    /// Capture futility's constant margin, in centipawns.
+    capture_futility_base: i32 = 140, CAPTURE_FUTILITY_BASE, [50, 300], 10;
+    /// Capture futility's margin per ply of depth, in centipawns.
+    capture_futility_per_depth: i32 = 120, CAPTURE_FUTILITY_PER_DEPTH, [50, 250], 10;
+    /// Capture history raises capture futility's margin by one centipawn per this much.
+    capture_futility_history_divisor: i32 = 16, CAPTURE_FUTILITY_HISTORY_DIVISOR, [4, 64], 2;
     /// Thread voting: a thread's vote weighs (score - lowest score + this) * depth.
     vote_score_offset: i32 = 14, VOTE_SCORE_OFFSET, [0, 50], 3;
     /// Continuation pruning applies at this depth or less, when the eval is not improving.

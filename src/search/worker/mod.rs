@@ -525,17 +525,28 @@ impl<'a> Worker<'a> {
             // are spared from move-count, futility and history pruning: they are how a
             // lost-looking side mates.
             if !pv_node && !in_check && best_score > -MATE_BOUND {
-                let prunable_quiet = quiet && !self.pos.gives_check(mv);
+                let gives_check = self.pos.gives_check(mv);
+                let prunable_quiet = quiet && !gives_check;
+                // The depth the move would be searched at after its late-move reduction:
+                // futility and SEE pruning judge a quiet by the search it would really get.
+                let lmr_depth = if quiet {
+                    let reduction = self.params().lmr(depth, moves_searched + 1) - 1 + !improving as i32
+                        - (history / self.params().lmr_history_divisor)
+                            .clamp(-self.params().lmr_history_clamp, self.params().lmr_history_clamp);
+                    (depth - 1 - reduction.max(0)).clamp(0, depth)
+                } else {
+                    depth
+                };
                 if prunable_quiet && skip_quiets {
                     continue;
                 }
                 if prunable_quiet
                     && ((depth <= self.params().lmp_max_depth
                         && quiets_tried.len() as i32 >= late_move_limit)
-                        || (depth <= self.params().futility_max_depth
+                        || (lmr_depth <= self.params().futility_max_depth
                             && pruning_eval
                                 + self.params().futility_base
-                                + self.params().futility_per_depth * depth
+                                + self.params().futility_per_depth * lmr_depth
                                 <= alpha
                             && history < self.params().futility_history_limit(improving)))
                 {
@@ -554,8 +565,22 @@ impl<'a> Worker<'a> {
                 {
                     continue;
                 }
+                // A capture that, with what it takes and a margin, still cannot reach alpha.
+                if !quiet
+                    && !gives_check
+                    && mv.promotion().is_none()
+                    && depth <= self.params().capture_futility_max_depth
+                    && pruning_eval
+                        + self.params().capture_futility_base
+                        + self.params().capture_futility_per_depth * depth
+                        + mv.capture().map_or(0, |role| crate::see::SEE_VALUE[role as usize - 1])
+                        + history / self.params().capture_futility_history_divisor
+                        <= alpha
+                {
+                    continue;
+                }
                 let see_margin = if quiet {
-                    self.params().see_quiet_margin * depth
+                    self.params().see_quiet_margin * lmr_depth
                 } else {
                     self.params().see_capture_margin * depth
                         - history / self.params().see_capture_history_divisor
