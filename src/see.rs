@@ -12,7 +12,8 @@ use shakmaty::{Bitboard, Chess, Move, Position as _, Role};
 /// Exchange values of pawn, knight, bishop, rook, queen, king.
 pub const SEE_VALUE: [i32; 6] = [100, 300, 300, 500, 900, 20_000];
 
-fn value(role: Role) -> i32 {
+/// The exchange value of `role` (what capturing such a piece gains).
+pub fn value(role: Role) -> i32 {
     SEE_VALUE[role as usize - 1]
 }
 

@@ -525,21 +525,18 @@ impl<'a> Worker<'a> {
             // are spared from move-count, futility and history pruning: they are how a
             // lost-looking side mates.
             if !pv_node && !in_check && best_score > -MATE_BOUND {
-                let gives_check = self.pos.gives_check(mv);
-                let prunable_quiet = quiet && !gives_check;
+                let prunable_quiet = quiet && !self.pos.gives_check(mv);
+                if prunable_quiet && skip_quiets {
+                    continue;
+                }
                 // The depth the move would be searched at after its late-move reduction:
                 // futility and SEE pruning judge a quiet by the search it would really get.
                 let lmr_depth = if quiet {
-                    let reduction = self.params().lmr(depth, moves_searched + 1) - 1 + !improving as i32
-                        - (history / self.params().lmr_history_divisor)
-                            .clamp(-self.params().lmr_history_clamp, self.params().lmr_history_clamp);
+                    let reduction = self.quiet_reduction(depth, moves_searched + 1, improving, history);
                     (depth - 1 - reduction.max(0)).clamp(0, depth)
                 } else {
                     depth
                 };
-                if prunable_quiet && skip_quiets {
-                    continue;
-                }
                 if prunable_quiet
                     && ((depth <= self.params().lmp_max_depth
                         && quiets_tried.len() as i32 >= late_move_limit)
@@ -566,16 +563,17 @@ impl<'a> Worker<'a> {
                     continue;
                 }
                 // A capture that, with what it takes and a margin, still cannot reach alpha.
+                // The check test comes last: it is the one that costs.
                 if !quiet
-                    && !gives_check
                     && mv.promotion().is_none()
                     && depth <= self.params().capture_futility_max_depth
                     && pruning_eval
                         + self.params().capture_futility_base
                         + self.params().capture_futility_per_depth * depth
-                        + mv.capture().map_or(0, |role| crate::see::SEE_VALUE[role as usize - 1])
+                        + mv.capture().map_or(0, crate::see::value)
                         + history / self.params().capture_futility_history_divisor
                         <= alpha
+                    && !self.pos.gives_check(mv)
                 {
                     continue;
                 }
@@ -625,11 +623,9 @@ impl<'a> Worker<'a> {
                     && !gives_check
                 {
                     let hinted = hints.killers.contains(&Some(mv)) || hints.counter == Some(mv);
-                    reduction = self.params().lmr(depth, moves_searched) - 1;
-                    reduction += !pv_node as i32 + !improving as i32;
-                    reduction -= hinted as i32;
-                    reduction -= (history / self.params().lmr_history_divisor)
-                        .clamp(-self.params().lmr_history_clamp, self.params().lmr_history_clamp);
+                    reduction = self.quiet_reduction(depth, moves_searched, improving, history)
+                        + !pv_node as i32
+                        - hinted as i32;
                     reduction = reduction.clamp(0, (new_depth - 1).max(0));
                 }
                 let mut score = -self.negamax(new_depth - reduction, -alpha - 1, -alpha, ply + 1, true);
@@ -760,6 +756,16 @@ impl<'a> Worker<'a> {
             }
         }
         None
+    }
+
+    /// The late-move reduction of a quiet searched as the `move_number`th at `depth`, before
+    /// the node-type and move-hint terms: the table's, a ply more when not improving, and up
+    /// to `lmr_history_clamp` plies less (or more) by its history. Pruning reads it too.
+    fn quiet_reduction(&self, depth: i32, move_number: usize, improving: bool, history: i32) -> i32 {
+        let params = self.params();
+        params.lmr(depth, move_number) - 1 + !improving as i32
+            - (history / params.lmr_history_divisor)
+                .clamp(-params.lmr_history_clamp, params.lmr_history_clamp)
     }
 
     /// Whether the table move of a node may be tested for singularity: deep enough, the entry a
