@@ -20,6 +20,8 @@ every iteration, and a rerun with the same --state resumes.
         --iterations 2000 --workers 16 --nodes 5000 --state spsa.json
 
 prints, at the end, the tuned values as `patina spsa` lines and as `setoption` commands.
+`--report` prints where a saved state stands (each tunable against its default, in units of its
+c_end) without playing, for a run that is stopped and resumed across sessions.
 """
 
 import argparse
@@ -105,19 +107,38 @@ def play(args, plus, minus, seed):
     return wins - losses, games
 
 
+def report(args):
+    """Each tunable's saved value beside its default, largest moves (in c_end units) first."""
+    with open(args.state) as saved:
+        state = json.load(saved)
+    tunables = read_tunables(args.engine, list(state["theta"]))
+    print(f"# iteration {state['iteration']}, {state['games']} games, plus-minus {state['score']:+d}")
+    moved = lambda t: (state["theta"][t["name"]] - t["default"]) / t["c_end"]
+    for t in sorted(tunables, key=lambda t: -abs(moved(t))):
+        value = state["theta"][t["name"]]
+        print(f"{t['name']:40} {t['default']:>7} -> {value:9.2f}  ({moved(t):+.2f} c_end)")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--engine", required=True, help="a tuning build of patina")
     parser.add_argument("--book", required=True, help="EPD openings")
     parser.add_argument("--fastchess", default=os.path.join(os.path.dirname(__file__), "../../shared/tools/fastchess"))
-    parser.add_argument("--iterations", type=int, required=True, help="N, which sets the gain sequences")
+    parser.add_argument("--iterations", type=int, default=0, help="N, which sets the gain sequences (needed unless --report)")
     parser.add_argument("--workers", type=int, default=os.cpu_count())
     parser.add_argument("--pairs", type=int, default=2, help="game pairs per iteration")
     parser.add_argument("--nodes", type=int, default=5000, help="nodes a move (unless --tc)")
     parser.add_argument("--tc", help="a fastchess clock such as 2+0.02 instead of fixed nodes")
     parser.add_argument("--params", default="", help="comma-separated names to tune (default: all)")
     parser.add_argument("--state", required=True, help="JSON file the run saves to and resumes from")
+    parser.add_argument("--report", action="store_true", help="print the saved state against the defaults and stop")
     args = parser.parse_args()
+
+    if args.report:
+        report(args)
+        return
+    if args.iterations <= 0:
+        sys.exit("spsa.py: --iterations N is needed to play (N > 0)")
 
     tunables = read_tunables(args.engine, [n for n in args.params.split(",") if n])
     schedules = {t["name"]: Schedule(t, args.iterations) for t in tunables}
