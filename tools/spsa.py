@@ -122,7 +122,7 @@ def report(args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--engine", required=True, help="a tuning build of patina")
-    parser.add_argument("--book", required=True, help="EPD openings")
+    parser.add_argument("--book", help="EPD openings (needed unless --report)")
     parser.add_argument("--fastchess", default=os.path.join(os.path.dirname(__file__), "../../shared/tools/fastchess"))
     parser.add_argument("--iterations", type=int, default=0, help="N, which sets the gain sequences (needed unless --report)")
     parser.add_argument("--workers", type=int, default=os.cpu_count())
@@ -137,8 +137,8 @@ def main():
     if args.report:
         report(args)
         return
-    if args.iterations <= 0:
-        sys.exit("spsa.py: --iterations N is needed to play (N > 0)")
+    if args.iterations <= 0 or not args.book:
+        sys.exit("spsa.py: playing needs --iterations N (N > 0) and --book")
 
     tunables = read_tunables(args.engine, [n for n in args.params.split(",") if n])
     schedules = {t["name"]: Schedule(t, args.iterations) for t in tunables}
@@ -149,14 +149,17 @@ def main():
     bounds = {t["name"]: (t["min"], t["max"]) for t in tunables}
     lock = threading.Lock()
     failures = []
+    # Iterations handed out; state["iteration"] counts only the finished ones, so a run stopped
+    # by hand saves no iteration whose game pairs were never played.
+    dispatched = [state["iteration"]]
 
     def worker():
         while True:
             with lock:
-                if failures or state["iteration"] >= args.iterations:
+                if failures or dispatched[0] >= args.iterations:
                     return
-                state["iteration"] += 1
-                k = state["iteration"]
+                dispatched[0] += 1
+                k = dispatched[0]
                 theta = dict(state["theta"])
             delta = {name: random.choice((-1, 1)) for name in theta}
             steps = {name: schedules[name].at(k) for name in theta}
@@ -174,6 +177,7 @@ def main():
                     c_k, r_k = steps[name]
                     moved = state["theta"][name] + r_k * c_k * result * delta[name]
                     state["theta"][name] = clamp(name, moved)
+                state["iteration"] += 1
                 state["score"] += result
                 state["games"] += games
                 with open(args.state + ".tmp", "w") as out:
