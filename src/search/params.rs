@@ -3,8 +3,10 @@
 //! tuner may move as the fields of `SearchParams`, which each search reads at run time
 //! (`SearchLimits::params`). `TUNABLES` lists them with their ranges for SPSA.
 //!
-//! Values are conventional starting points for an engine of this kind; each one is to be
-//! re-tested by a match before it changes (see the search-strength issue).
+//! The `SearchParams` defaults are SPSA run 1's (2,000 iterations, 16,000 games at 6,000 nodes,
+//! docs/tests.md "Tuning"; the state is `docs/spsa/run1.json`), rounded, kept by a confirmation
+//! match against the hand-set values; `VOTE_SCORE_OFFSET` is not tuned (one thread has no vote).
+//! A value changes only by a match (see the search-strength issue).
 
 /// Deepest ply the search ever reaches (bounds the PV, killer and eval stacks).
 pub const MAX_PLY: usize = 128;
@@ -145,14 +147,14 @@ macro_rules! tunables {
 tunables! {
     /// Aspiration windows start this wide (cp) from depth `ASPIRATION_MIN_DEPTH` and grow by half
     /// on each failure.
-    aspiration_delta: i32 = 12, ASPIRATION_DELTA, [4, 40], 2;
+    aspiration_delta: i32 = 15, ASPIRATION_DELTA, [4, 40], 2;
     /// Iterations shallower than this search with a full window.
     aspiration_min_depth: i32 = 4, ASPIRATION_MIN_DEPTH, [2, 8], 1;
     /// Reverse futility pruning applies at this depth or less.
     rfp_max_depth: i32 = 6, RFP_MAX_DEPTH, [3, 10], 1;
     /// Reverse futility: a node whose static eval beats beta by this much (cp) per ply of depth
     /// (one ply less when improving) is cut.
-    rfp_margin: i32 = 80, RFP_MARGIN, [30, 160], 8;
+    rfp_margin: i32 = 81, RFP_MARGIN, [30, 160], 8;
     /// Null move: only from this depth; reduction = base + depth / divisor + min(excess / divisor,
     /// cap), where excess is how far the static eval beats beta.
     nmp_min_depth: i32 = 3, NMP_MIN_DEPTH, [1, 6], 1;
@@ -161,14 +163,14 @@ tunables! {
     /// The null move's reduction grows one ply per this many plies of depth.
     nmp_depth_divisor: i32 = 6, NMP_DEPTH_DIVISOR, [2, 10], 1;
     /// The null move's reduction grows one ply per this many centipawns the eval beats beta by.
-    nmp_eval_divisor: i32 = 200, NMP_EVAL_DIVISOR, [80, 400], 20;
+    nmp_eval_divisor: i32 = 209, NMP_EVAL_DIVISOR, [80, 400], 20;
     /// The eval term adds at most this many plies to the null move's reduction.
     nmp_eval_cap: i32 = 3, NMP_EVAL_CAP, [1, 6], 1;
     /// ProbCut: from this depth, a capture that beats `beta + PROBCUT_MARGIN` in a search this many
     /// plies shallower cuts the node.
     probcut_min_depth: i32 = 5, PROBCUT_MIN_DEPTH, [3, 8], 1;
     /// ProbCut's margin over beta, in centipawns.
-    probcut_margin: i32 = 100, PROBCUT_MARGIN, [50, 250], 10;
+    probcut_margin: i32 = 106, PROBCUT_MARGIN, [50, 250], 10;
     /// ProbCut's confirming search is this many plies shallower than the node.
     probcut_reduction: i32 = 4, PROBCUT_REDUCTION, [2, 6], 1;
     /// Internal iterative reduction: PV and cut nodes at least this deep with no table move are
@@ -176,82 +178,82 @@ tunables! {
     iir_min_depth: i32 = 4, IIR_MIN_DEPTH, [2, 8], 1;
     /// Singular extensions: from this depth, a table move whose entry is a lower bound at least
     /// `depth - SE_TT_DEPTH_MARGIN` deep is tested against the other moves at half depth.
-    se_min_depth: i32 = 7, SE_MIN_DEPTH, [4, 10], 1;
+    se_min_depth: i32 = 5, SE_MIN_DEPTH, [4, 10], 1;
     /// A singular test needs a table entry at most this many plies shallower than the node.
     se_tt_depth_margin: i32 = 3, SE_TT_DEPTH_MARGIN, [1, 6], 1;
     /// The test's window lies this much per ply of depth below the table score.
     se_margin_per_depth: i32 = 2, SE_MARGIN_PER_DEPTH, [1, 4], 1;
     /// Failing the test by more than this (cp, non-PV nodes) extends the table move by two plies.
-    se_double_margin: i32 = 20, SE_DOUBLE_MARGIN, [5, 50], 3;
+    se_double_margin: i32 = 19, SE_DOUBLE_MARGIN, [5, 50], 3;
     /// Late-move reductions start at this depth and number of moves searched (1-based).
     lmr_min_depth: i32 = 3, LMR_MIN_DEPTH, [2, 5], 1;
     /// A quiet's combined history reduces it one ply less per this much (at most
     /// `LMR_HISTORY_CLAMP` plies either way).
-    lmr_history_divisor: i32 = 5_000, LMR_HISTORY_DIVISOR, [2000, 12000], 500;
+    lmr_history_divisor: i32 = 4_843, LMR_HISTORY_DIVISOR, [2000, 12000], 500;
     /// History changes a late move's reduction by at most this many plies either way.
     lmr_history_clamp: i32 = 2, LMR_HISTORY_CLAMP, [1, 4], 1;
     /// Quiescence delta pruning: a capture that cannot lift alpha even with this margin is skipped.
-    delta_margin: i32 = 200, DELTA_MARGIN, [50, 400], 20;
+    delta_margin: i32 = 195, DELTA_MARGIN, [50, 400], 20;
     /// Quiescence gives up a node whose stand-pat is this far below alpha: no capture can close it.
-    qs_node_delta: i32 = 1_000, QS_NODE_DELTA, [400, 2000], 80;
+    qs_node_delta: i32 = 1_024, QS_NODE_DELTA, [400, 2000], 80;
     /// Quiescence skips captures whose exchange cannot gain what is missing to alpha less this.
-    qs_see_margin: i32 = 110, QS_SEE_MARGIN, [20, 250], 10;
+    qs_see_margin: i32 = 115, QS_SEE_MARGIN, [20, 250], 10;
     /// Quiescence searches captures whose exchange is worth at least this even where the stand-pat
-    /// is close to alpha (0: even trades too, as Stockfish and most engines do; was 1).
-    qs_see_floor: i32 = 0, QS_SEE_FLOOR, [-100, 1], 10;
+    /// is close to alpha (0 or below: even trades too, as Stockfish and most engines do).
+    qs_see_floor: i32 = -3, QS_SEE_FLOOR, [-100, 1], 10;
     /// Capture history lowers a capture's SEE pruning threshold by one centipawn per this much.
     see_capture_history_divisor: i32 = 48, SEE_CAPTURE_HISTORY_DIVISOR, [16, 128], 8;
     /// Late-move pruning: at depth <= this, quiet moves after `(LMP_BASE + depth^2) / (2 - improving)`
     /// tried moves are skipped.
-    lmp_max_depth: i32 = 8, LMP_MAX_DEPTH, [3, 12], 1;
+    lmp_max_depth: i32 = 9, LMP_MAX_DEPTH, [3, 12], 1;
     /// The constant part of late-move pruning's quiet count.
-    lmp_base: i32 = 3, LMP_BASE, [1, 8], 1;
+    lmp_base: i32 = 4, LMP_BASE, [1, 8], 1;
     /// Futility pruning applies at this depth or less: quiet moves are skipped when static eval plus
     /// `FUTILITY_BASE + FUTILITY_PER_DEPTH * depth` cannot reach alpha.
     futility_max_depth: i32 = 6, FUTILITY_MAX_DEPTH, [3, 10], 1;
     /// The futility margin's constant part, in centipawns.
-    futility_base: i32 = 90, FUTILITY_BASE, [30, 200], 10;
+    futility_base: i32 = 85, FUTILITY_BASE, [30, 200], 10;
     /// The futility margin grows this much per ply of depth, in centipawns.
-    futility_per_depth: i32 = 80, FUTILITY_PER_DEPTH, [30, 160], 8;
+    futility_per_depth: i32 = 77, FUTILITY_PER_DEPTH, [30, 160], 8;
     /// SEE pruning at low depth: quiets losing more than `SEE_QUIET_MARGIN * depth`, captures losing
     /// more than `SEE_CAPTURE_MARGIN * depth`, are skipped.
     see_prune_max_depth: i32 = 8, SEE_PRUNE_MAX_DEPTH, [3, 12], 1;
     /// The exchange threshold per ply of depth for quiets (cp; negative: the loss tolerated).
-    see_quiet_margin: i32 = -60, SEE_QUIET_MARGIN, [-150, -20], 8;
+    see_quiet_margin: i32 = -53, SEE_QUIET_MARGIN, [-150, -20], 8;
     /// The exchange threshold per ply of depth for captures, lowered further by capture history.
-    see_capture_margin: i32 = -100, SEE_CAPTURE_MARGIN, [-200, -40], 10;
+    see_capture_margin: i32 = -91, SEE_CAPTURE_MARGIN, [-200, -40], 10;
     /// Captures that do not check are skipped at this depth or less when static eval plus
     /// the captured piece, capture history and `CAPTURE_FUTILITY_BASE + CAPTURE_FUTILITY_PER_DEPTH
     /// * depth` cannot reach alpha (Stockfish 17's capture futility).
     capture_futility_max_depth: i32 = 6, CAPTURE_FUTILITY_MAX_DEPTH, [3, 10], 1;
     /// Capture futility's constant margin, in centipawns.
-    capture_futility_base: i32 = 140, CAPTURE_FUTILITY_BASE, [50, 300], 10;
+    capture_futility_base: i32 = 141, CAPTURE_FUTILITY_BASE, [50, 300], 10;
     /// Capture futility's margin per ply of depth, in centipawns.
-    capture_futility_per_depth: i32 = 120, CAPTURE_FUTILITY_PER_DEPTH, [50, 250], 10;
+    capture_futility_per_depth: i32 = 117, CAPTURE_FUTILITY_PER_DEPTH, [50, 250], 10;
     /// Capture history raises capture futility's margin by one centipawn per this much.
     capture_futility_history_divisor: i32 = 16, CAPTURE_FUTILITY_HISTORY_DIVISOR, [4, 64], 2;
     /// Thread voting: a thread's vote weighs (score - lowest score + this) * depth.
     vote_score_offset: i32 = 14, VOTE_SCORE_OFFSET, [0, 50], 3;
     /// Continuation pruning applies at this depth or less, when the eval is not improving.
-    continuation_prune_depth_not_improving: i32 = 3, CONTINUATION_PRUNE_DEPTH_NOT_IMPROVING, [1, 6], 1;
+    continuation_prune_depth_not_improving: i32 = 2, CONTINUATION_PRUNE_DEPTH_NOT_IMPROVING, [1, 6], 1;
     /// Continuation pruning applies at this depth or less, when the eval is improving.
-    continuation_prune_depth_improving: i32 = 2, CONTINUATION_PRUNE_DEPTH_IMPROVING, [1, 6], 1;
+    continuation_prune_depth_improving: i32 = 3, CONTINUATION_PRUNE_DEPTH_IMPROVING, [1, 6], 1;
     /// One-ply continuation history below which a quiet is skipped (not improving).
-    counter_history_limit_not_improving: i32 = 0, COUNTER_HISTORY_LIMIT_NOT_IMPROVING, [-4000, 2000], 250;
+    counter_history_limit_not_improving: i32 = -397, COUNTER_HISTORY_LIMIT_NOT_IMPROVING, [-4000, 2000], 250;
     /// One-ply continuation history below which a quiet is skipped (improving).
-    counter_history_limit_improving: i32 = -1_000, COUNTER_HISTORY_LIMIT_IMPROVING, [-4000, 2000], 250;
+    counter_history_limit_improving: i32 = -955, COUNTER_HISTORY_LIMIT_IMPROVING, [-4000, 2000], 250;
     /// Two-ply continuation history below which a quiet is skipped (not improving).
-    follow_up_history_limit_not_improving: i32 = -2_000, FOLLOW_UP_HISTORY_LIMIT_NOT_IMPROVING, [-6000, 0], 250;
+    follow_up_history_limit_not_improving: i32 = -1_961, FOLLOW_UP_HISTORY_LIMIT_NOT_IMPROVING, [-6000, 0], 250;
     /// Two-ply continuation history below which a quiet is skipped (improving).
-    follow_up_history_limit_improving: i32 = -4_000, FOLLOW_UP_HISTORY_LIMIT_IMPROVING, [-8000, 0], 250;
+    follow_up_history_limit_improving: i32 = -4_004, FOLLOW_UP_HISTORY_LIMIT_IMPROVING, [-8000, 0], 250;
     /// Futility pruning spares quiets whose combined history is at least this (not improving).
-    futility_history_limit_not_improving: i32 = 12_000, FUTILITY_HISTORY_LIMIT_NOT_IMPROVING, [2000, 20000], 1000;
+    futility_history_limit_not_improving: i32 = 11_996, FUTILITY_HISTORY_LIMIT_NOT_IMPROVING, [2000, 20000], 1000;
     /// Futility pruning spares quiets whose combined history is at least this (improving).
-    futility_history_limit_improving: i32 = 6_000, FUTILITY_HISTORY_LIMIT_IMPROVING, [1000, 16000], 1000;
+    futility_history_limit_improving: i32 = 6_019, FUTILITY_HISTORY_LIMIT_IMPROVING, [1000, 16000], 1000;
     /// Late-move reduction = (LMR_BASE + ln(depth) * ln(move) / LMR_DIVISOR), both in hundredths.
     lmr_base: i32 = 75, LMR_BASE, [0, 200], 8;
     /// Divisor of the `ln(depth) * ln(move)` term of the late-move reduction, in hundredths.
-    lmr_divisor: i32 = 225, LMR_DIVISOR, [120, 400], 10;
+    lmr_divisor: i32 = 221, LMR_DIVISOR, [120, 400], 10;
 }
 
 impl SearchParams {
