@@ -112,11 +112,18 @@ def report(args):
     with open(args.state) as saved:
         state = json.load(saved)
     tunables = read_tunables(args.engine, list(state["theta"]))
+    start = starting_values(state, tunables)
     print(f"# iteration {state['iteration']}, {state['games']} games, plus-minus {state['score']:+d}")
-    moved = lambda t: (state["theta"][t["name"]] - t["default"]) / t["c_end"]
+    moved = lambda t: (state["theta"][t["name"]] - start[t["name"]]) / t["c_end"]
     for t in sorted(tunables, key=lambda t: -abs(moved(t))):
         value = state["theta"][t["name"]]
-        print(f"{t['name']:40} {t['default']:>7} -> {value:9.2f}  ({moved(t):+.2f} c_end)")
+        print(f"{t['name']:40} {start[t['name']]:>7} -> {value:9.2f}  ({moved(t):+.2f} c_end)")
+
+
+def starting_values(state, tunables):
+    """The values the run started from: saved with the state, since the engine's defaults may
+    since have become the tuned ones; a state saved before `start` existed falls back to them."""
+    return state.get("start") or {t["name"]: t["default"] for t in tunables}
 
 
 def main():
@@ -142,24 +149,27 @@ def main():
 
     tunables = read_tunables(args.engine, [n for n in args.params.split(",") if n])
     schedules = {t["name"]: Schedule(t, args.iterations) for t in tunables}
-    state = {"iteration": 0, "theta": {t["name"]: float(t["default"]) for t in tunables}, "score": 0, "games": 0}
+    defaults = {t["name"]: t["default"] for t in tunables}
+    state = {"iteration": 0, "start": defaults, "theta": {n: float(v) for n, v in defaults.items()}, "score": 0, "games": 0}
     if os.path.exists(args.state):
         with open(args.state) as saved:
             state.update(json.load(saved))
+    start = starting_values(state, tunables)
     bounds = {t["name"]: (t["min"], t["max"]) for t in tunables}
     lock = threading.Lock()
     failures = []
     # Iterations handed out; state["iteration"] counts only the finished ones, so a run stopped
     # by hand saves no iteration whose game pairs were never played.
-    dispatched = [state["iteration"]]
+    dispatched = state["iteration"]
 
     def worker():
+        nonlocal dispatched
         while True:
             with lock:
-                if failures or dispatched[0] >= args.iterations:
+                if failures or dispatched >= args.iterations:
                     return
-                dispatched[0] += 1
-                k = dispatched[0]
+                dispatched += 1
+                k = dispatched
                 theta = dict(state["theta"])
             delta = {name: random.choice((-1, 1)) for name in theta}
             steps = {name: schedules[name].at(k) for name in theta}
@@ -196,7 +206,7 @@ def main():
     print(f"# {state['games']} games, {state['iteration']} iterations")
     for t in tunables:
         value = round(state["theta"][t["name"]])
-        print(f"{t['name']}, int, {value}, {t['min']}, {t['max']}, {t['c_end']}, {t['r_end']}  # was {t['default']}")
+        print(f"{t['name']}, int, {value}, {t['min']}, {t['max']}, {t['c_end']}, {t['r_end']}  # was {start[t['name']]}")
     for t in tunables:
         print(f"setoption name {t['name']} value {round(state['theta'][t['name']])}")
 
