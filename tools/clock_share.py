@@ -1,15 +1,19 @@
 #!/usr/bin/env python3
 """Share of the clock each engine has used by a given move, from a fastchess PGN written with
-`-pgnout file=F timeleft=true` at a moves-to-go control (issue 35: 40/10 against Ethereal 12).
+`-pgnout file=F timeleft=true` (issue 35: 40/10 and 10+0.1 against Ethereal 12).
 
 Usage: python3 tools/clock_share.py GAMES.pgn [MOVE]   (MOVE defaults to 20)
 
-MOVE counts the engine's own moves from the opening book's last (the clock's first period
-starts there). The clock left after each engine's MOVEth move is read from the comment's `tl=`; the share
-used is 1 - left / period, the period being the `TimeControl` tag's seconds (`40/10`: 10 s for
-the first 40 moves). MOVE must fall inside the first period (before its last move, whose `tl=`
-already holds the next period). Prints each engine's median,
-quartiles and extremes over the games that reached that move, and any time forfeits.
+MOVE counts the engine's own moves from the opening book's last (the clock starts there). The
+clock left after each engine's MOVEth move is read from the comment's `tl=`; the share used is
+1 - left / given, where `given` is what the clock has handed out by then, from the
+`TimeControl` tag:
+- `40/10` (moves to go): the first period's 10 s. MOVE must fall inside the first period
+  (before its last move, whose `tl=` already holds the next period).
+- `10+0.1` (increment): the base 10 s plus MOVE increments.
+- `10` (sudden death): the base.
+Prints each engine's median, quartiles and extremes over the games that reached that move,
+and any time forfeits.
 """
 
 import re
@@ -21,11 +25,17 @@ import chess.pgn
 TIME_LEFT = re.compile(r"tl=([0-9.]+)s")
 
 
-def first_period(tag):
-    """(moves, seconds) of a `moves/seconds` control, the first period of `40/10:...`."""
+def time_given(tag, move_number):
+    """Seconds the clock has handed an engine by its `move_number`th move under `tag`."""
     first = tag.split(":")[0]
-    moves, seconds = first.split("/")
-    return int(moves), float(seconds)
+    if "/" in first:
+        moves, seconds = first.split("/")
+        if move_number >= int(moves):
+            # The clock after the period's last move already holds the next period.
+            sys.exit(f"move {move_number} is not inside the first period (moves 1-{int(moves) - 1})")
+        return float(seconds)
+    base, _, increment = first.partition("+")
+    return float(base) + move_number * float(increment or 0)
 
 
 def main():
@@ -35,10 +45,7 @@ def main():
     shares, forfeits = {}, {}
     with open(sys.argv[1]) as pgn:
         while (game := chess.pgn.read_game(pgn)) is not None:
-            moves, seconds = first_period(game.headers["TimeControl"])
-            if move_number >= moves:
-                # The clock after the period's last move already holds the next period.
-                sys.exit(f"move {move_number} is not inside the first period (moves 1-{moves - 1})")
+            given = time_given(game.headers["TimeControl"], move_number)
             names = {True: game.headers["White"], False: game.headers["Black"]}
             if "time forfeit" in game.headers.get("Termination", "").lower():
                 loser = names[game.headers["Result"] == "0-1"]
@@ -51,7 +58,7 @@ def main():
                     continue
                 left = TIME_LEFT.search(node.comment)
                 if left:
-                    shares.setdefault(names[mover], []).append(1 - float(left.group(1)) / seconds)
+                    shares.setdefault(names[mover], []).append(1 - float(left.group(1)) / given)
     for name, values in sorted(shares.items()):
         values.sort()
         quartiles = statistics.quantiles(values, n=4) if len(values) > 1 else values * 3
