@@ -10,7 +10,8 @@ clock left after each engine's MOVEth move is read from the comment's `tl=`; the
 `TimeControl` tag:
 - `40/10` (moves to go): the first period's 10 s. MOVE must fall inside the first period
   (before its last move, whose `tl=` already holds the next period).
-- `10+0.1` (increment): the base 10 s plus MOVE increments.
+- `10+0.1` (increment): the base 10 s plus MOVE + 1 increments (fastchess credits one before
+  the first move: after a first move of 0.665 s its `tl=` reads 10 + 0.2 - 0.665 = 9.535 s).
 - `10` (sudden death): the base.
 Prints each engine's median, quartiles and extremes over the games that reached that move,
 and any time forfeits.
@@ -35,7 +36,8 @@ def time_given(tag, move_number):
             sys.exit(f"move {move_number} is not inside the first period (moves 1-{int(moves) - 1})")
         return float(seconds)
     base, _, increment = first.partition("+")
-    return float(base) + move_number * float(increment or 0)
+    # fastchess's clock holds one increment more than the moves made (see the module doc).
+    return float(base) + (move_number + 1) * float(increment or 0)
 
 
 def main():
