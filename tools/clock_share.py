@@ -36,8 +36,11 @@ def time_given(tag, move_number):
             sys.exit(f"move {move_number} is not inside the first period (moves 1-{int(moves) - 1})")
         return float(seconds)
     base, _, increment = first.partition("+")
-    # fastchess's clock holds one increment more than the moves made (see the module doc).
-    return float(base) + (move_number + 1) * float(increment or 0)
+    try:
+        # fastchess's clock holds one increment more than the moves made (see the module doc).
+        return float(base) + (move_number + 1) * float(increment or 0)
+    except ValueError:
+        sys.exit(f"TimeControl {tag!r} is not a clock (a fixed-node or fixed-time match?)")
 
 
 def main():

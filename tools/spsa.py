@@ -154,7 +154,8 @@ def main():
     if os.path.exists(args.state):
         with open(args.state) as saved:
             state.update(json.load(saved))
-    start = starting_values(state, tunables)
+    # A state saved before `start` existed keeps the engine's defaults set above.
+    start = state["start"]
     bounds = {t["name"]: (t["min"], t["max"]) for t in tunables}
     lock = threading.Lock()
     failures = []
