@@ -25,8 +25,8 @@ use std::time::Duration;
 /// The weakest `UCI_Elo` offered.
 pub const MIN_ELO: i64 = 1300;
 /// The strongest `UCI_Elo`: Patina's full strength at 10+0.1 as measured on the scale of
-/// Stockfish's `UCI_Elo` (docs/strength.md).
-pub const MAX_ELO: i64 = 2350;
+/// Stockfish's `UCI_Elo` (docs/strength.md: 2461 +- 41 against `UCI_Elo 2400` with net 6).
+pub const MAX_ELO: i64 = 2450;
 /// `UCI_Elo` when the GUI does not set it.
 pub const DEFAULT_ELO: i64 = 1800;
 
@@ -77,16 +77,17 @@ struct Level {
 
 /// The strength table, weakest first; `knobs` interpolates between rows (nodes geometrically,
 /// the rest linearly). Nodes quadruple every 300 Elo, from a search of a few plies at 1300 to
-/// about what a 10+0.1 move searches at full strength (so the budget fades out at the top);
+/// more than a 10+0.1 move searches at full strength (so the budget fades out at the top);
 /// the temperature and the loss cap shrink from "picks among the plausible moves, up to a
 /// pawn or two worse" to "the best move". Calibrated against Stockfish's `UCI_Elo` at 10+0.1
-/// (docs/strength.md has the measurements): each row's Elo is what its knobs measured.
+/// (docs/strength.md has the measurements): each row's Elo below the top is what its knobs
+/// measured; the top row is full strength's measured Elo, its nodes by the same quadrupling.
 const LEVELS: [Level; 5] = [
     Level { elo: MIN_ELO, nodes: 1_600, candidates: 4, temperature_cp: 80.0, max_loss_cp: 170 },
     Level { elo: 1600, nodes: 6_400, candidates: 4, temperature_cp: 50.0, max_loss_cp: 100 },
     Level { elo: 1900, nodes: 25_600, candidates: 4, temperature_cp: 30.0, max_loss_cp: 60 },
     Level { elo: 2100, nodes: 102_400, candidates: 3, temperature_cp: 15.0, max_loss_cp: 30 },
-    Level { elo: MAX_ELO, nodes: 409_600, candidates: 1, temperature_cp: 0.0, max_loss_cp: 0 },
+    Level { elo: MAX_ELO, nodes: 516_000, candidates: 1, temperature_cp: 0.0, max_loss_cp: 0 },
 ];
 
 /// The knobs for `UCI_Elo = elo` (clamped to `MIN_ELO..=MAX_ELO`).
