@@ -17,6 +17,7 @@ Prints each engine's median, quartiles and extremes over the games that reached 
 and any time forfeits.
 """
 
+import math
 import re
 import statistics
 import sys
@@ -29,18 +30,23 @@ TIME_LEFT = re.compile(r"tl=([0-9.]+)s")
 def time_given(tag, move_number):
     """Seconds the clock has handed an engine by its `move_number`th move under `tag`."""
     first = tag.split(":")[0]
-    if "/" in first:
-        moves, seconds = first.split("/")
-        if move_number >= int(moves):
-            # The clock after the period's last move already holds the next period.
-            sys.exit(f"move {move_number} is not inside the first period (moves 1-{int(moves) - 1})")
-        return float(seconds)
-    base, _, increment = first.partition("+")
     try:
-        # fastchess's clock holds one increment more than the moves made (see the module doc).
-        return float(base) + (move_number + 1) * float(increment or 0)
+        if "/" in first:
+            moves, seconds = int(first.split("/")[0]), float(first.split("/")[1])
+            if move_number >= moves:
+                # The clock after the period's last move already holds the next period.
+                sys.exit(f"move {move_number} is not inside the first period (moves 1-{moves - 1})")
+            given = seconds
+        else:
+            base, _, increment = first.partition("+")
+            # fastchess's clock holds one increment more than the moves made (see the module doc).
+            given = float(base) + (move_number + 1) * float(increment or 0)
     except ValueError:
+        given = math.nan
+    if not math.isfinite(given) or given <= 0:
+        # `-`, `inf` (float() reads it) or nonsense: a fixed-node or fixed-time match.
         sys.exit(f"TimeControl {tag!r} is not a clock (a fixed-node or fixed-time match?)")
+    return given
 
 
 def main():
