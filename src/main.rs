@@ -128,7 +128,7 @@ enum CliCommand {
         #[arg(long, value_name = "POSITIONS")]
         limit: Option<usize>,
     },
-    /// Training data tools: convert, stats, results, shuffle, interleave.
+    /// Training data tools: convert, export, stats, results, shuffle, interleave.
     #[command(subcommand)]
     Data(cli_learning::DataCommand),
     /// Trains the evaluation network on datagen records and writes a net file.

@@ -45,6 +45,14 @@ fn datagen_records_feed_data_verbs_and_train_a_net_the_engine_loads() {
     let filtered = stdout(&patina(&["data", "stats", path_str(&records), "--filter", "check,noisy,mate"]));
     assert!(filtered.contains("in check 0  noisy best move 0  mate scores 0"), "{filtered}");
 
+    // `export` writes what the training filter keeps, one `FEN | score | result` line each.
+    let quiet = dir.join("quiet.txt");
+    let exported = patina(&["data", "export", path_str(&records), "--out", path_str(&quiet)]);
+    assert!(exported.status.success(), "{}", String::from_utf8_lossy(&exported.stderr));
+    let lines = std::fs::read_to_string(&quiet).unwrap();
+    assert!(filtered.starts_with(&format!("positions {} in", lines.lines().count())), "{filtered}");
+    assert!(lines.lines().all(|line| line.split(" | ").count() == 3), "{lines}");
+
     let mixed = dir.join("mixed.bin");
     let interleaved =
         patina(&["data", "interleave", path_str(&records), path_str(&records), "--out", path_str(&mixed)]);

@@ -12,6 +12,9 @@ where most games are decided. Mate scores and labels beyond 2,000 cp are skipped
         --book ../shared/books/noob_3moves.epd --seed 777 --out /tmp/probe.txt
     tools/label_probe.py /tmp/probe.txt --engine target/release/patina --nodes 4000 16000 64000
 
+An existing record file works too, through `patina data export data.bin --out /tmp/probe.txt`
+(its FENs lose castling rights: the net does not read them, a search may score such positions a little differently).
+
 If the labels sit about as far from a deep search as the net sits from the labels, the
 labels' noise is a large share of what the net is asked to fit (docs/nets.md, label probe).
 """

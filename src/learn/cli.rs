@@ -83,6 +83,20 @@ pub enum DataCommand {
         #[arg(long, default_value = "check,noisy,mate")]
         filter: Filter,
     },
+    /// Writes the positions of record files as `FEN | score | result` lines (White's
+    /// centipawns and points; castling rights and en passant are not in records).
+    Export {
+        /// Record files, in order.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// The text file to write.
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// What to drop while reading (the training filter unless told otherwise, which keeps
+        /// the quiet positions `datagen --out FILE.txt` writes).
+        #[arg(long, default_value = "check,noisy,mate")]
+        filter: Filter,
+    },
     /// Writes the positions of all inputs in a random order (each becomes its own game).
     Shuffle(MixArgs),
     /// Merges whole games of several files in a random order.
@@ -297,6 +311,11 @@ pub fn data(command: DataCommand) -> ExitCode {
                 ResultsReport::Level => show(&level.to_string()),
                 ResultsReport::Big => show(&big.to_string()),
             }),
+        ),
+        DataCommand::Export { inputs, out, filter } => finish(
+            "data export",
+            tools::export(&inputs, &out, filter)
+                .map(|n| show(&format!("{n} positions -> {}\n", out.display()))),
         ),
         DataCommand::Shuffle(MixArgs { inputs, out, seed, filter }) => finish(
             "data shuffle",

@@ -15,7 +15,7 @@ use super::Filter;
 use crate::rng::Rng;
 use shakmaty::{Color, Position as _};
 use std::fmt;
-use std::io::{self, BufRead, BufReader};
+use std::io::{self, BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 
 /// Why a `patina data` verb stopped; each names the file at fault.
@@ -159,6 +159,32 @@ pub fn convert(inputs: &[PathBuf], out: &Path) -> Result<ConvertReport, DataTool
     report.records = writer.written;
     writer.finish().map_err(io_error(out))?;
     Ok(report)
+}
+
+/// Writes every accepted record of `inputs` to `out` as a `FEN | score | result` line (the
+/// text `patina datagen --out FILE.txt` writes and `convert` reads: White's centipawns and
+/// White's points), for tools that want positions rather than records. A record keeps no
+/// castling rights or en-passant square, so neither is in its FEN. Returns the lines written.
+pub fn export(inputs: &[PathBuf], out: &Path, filter: Filter) -> Result<u64, DataToolError> {
+    let file = std::fs::File::create(out).map_err(io_error(out))?;
+    let mut text = io::BufWriter::new(file);
+    let mut written = 0;
+    for input in inputs {
+        let mut reader = RecordReader::open(input, filter)?;
+        while let Some(record) = reader.next_record()? {
+            writeln!(
+                text,
+                "{} | {} | {:.1}",
+                record.fen(),
+                record.white_score(),
+                record.result().white_points()
+            )
+            .map_err(io_error(out))?;
+            written += 1;
+        }
+    }
+    text.flush().map_err(io_error(out))?;
+    Ok(written)
 }
 
 /// What a data set holds, after the filter.
@@ -374,7 +400,7 @@ rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1 | -5 | 1.0
 ";
 
     #[test]
-    fn convert_then_stats_shuffle_and_interleave() {
+    fn convert_then_stats_shuffle_export_and_interleave() {
         let dir = scratch("all");
         let text = dir.join("a.txt");
         std::fs::write(&text, TEXT).unwrap();
@@ -399,6 +425,19 @@ rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1 | -5 | 1.0
         fens.sort();
         original.sort();
         assert_eq!(fens, original);
+
+        let exported = dir.join("e.txt");
+        assert_eq!(export(std::slice::from_ref(&bin), &exported, Filter::NONE).unwrap(), 3);
+        let lines: Vec<String> =
+            std::fs::read_to_string(&exported).unwrap().lines().map(String::from).collect();
+        let expected = [
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b - - 0 1 | 23 | 0.5",
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w - - 0 2 | 30 | 0.5",
+            "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b - - 0 1 | -5 | 1.0",
+        ];
+        assert_eq!(lines, expected, "positions (castling dropped), scores and results come back");
+        let again = dir.join("again.bin");
+        assert_eq!(convert(&[exported], &again).unwrap().records, 3, "convert reads what export writes");
 
         let mixed = dir.join("m.bin");
         assert_eq!(interleave(&[bin.clone(), bin.clone()], &mixed, 7, Filter::NONE).unwrap(), 6);
