@@ -39,6 +39,11 @@ impl DataResult {
     pub fn white_points(self) -> f32 {
         self as u8 as f32 / 2.0
     }
+
+    /// How a text line spells it: `1.0`, `0.5` or `0.0` (what `read_text_line` reads).
+    pub fn text_label(self) -> &'static str {
+        ["0.0", "0.5", "1.0"][self as usize]
+    }
 }
 
 /// Why bytes or a position could not be a record.

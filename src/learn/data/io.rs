@@ -6,7 +6,7 @@
 //! and a count is the length over 32. A length that is not a multiple of 32 means a truncated
 //! write: the reader refuses the file rather than guess where records start.
 
-use super::format::{PackedPosition, RecordError, RECORD_BYTES};
+use super::format::{DataResult, PackedPosition, RecordError, RECORD_BYTES};
 use super::Filter;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, FromSetup};
@@ -227,6 +227,13 @@ impl fmt::Display for TextLineError {
 }
 
 impl std::error::Error for TextLineError {}
+
+/// Writes `FEN | score | result` and a newline, the line `read_text_line` parses.
+pub fn write_text_line(out: &mut String, fen: impl fmt::Display, white_cp: i32, result: DataResult) {
+    use std::fmt::Write as _;
+    // Writing into a String cannot fail.
+    let _ = writeln!(out, "{fen} | {white_cp} | {}", result.text_label());
+}
 
 /// Parses `FEN | score | result`; `Ok(None)` for a blank or `#` comment line.
 pub fn read_text_line(line: &str) -> Result<Option<TextLine>, TextLineError> {

@@ -32,7 +32,9 @@ pub mod tools;
 
 pub use filter::{Filter, FilterError};
 pub use format::{DataResult, GamePlace, PackedPosition, RecordError, SearchLabel, MATE_SCORE, RECORD_BYTES};
-pub use io::{read_all, read_text_line, DataFormat, RecordReader, RecordWriter, TextLineError};
+pub use io::{
+    read_all, read_text_line, write_text_line, DataFormat, RecordReader, RecordWriter, TextLineError,
+};
 pub use sidecar::{recorded_checkpoint, sidecar_path, Checkpoint, SidecarError};
 
 /// Records made from FENs and positions, for other modules' tests.

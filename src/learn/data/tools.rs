@@ -9,7 +9,7 @@
 //! `interleave` keeps games whole, so shuffle only what no trainer will split by games.
 
 use super::format::{DataResult, GamePlace, PackedPosition, RecordError, SearchLabel};
-use super::io::{read_text_line, RecordReader, RecordWriter, TextLineError};
+use super::io::{read_text_line, write_text_line, RecordReader, RecordWriter, TextLineError};
 use super::results::{BigTable, LevelTable};
 use super::Filter;
 use crate::rng::Rng;
@@ -169,17 +169,13 @@ pub fn export(inputs: &[PathBuf], out: &Path, filter: Filter) -> Result<u64, Dat
     let file = std::fs::File::create(out).map_err(io_error(out))?;
     let mut text = io::BufWriter::new(file);
     let mut written = 0;
+    let mut line = String::new();
     for input in inputs {
         let mut reader = RecordReader::open(input, filter)?;
         while let Some(record) = reader.next_record()? {
-            writeln!(
-                text,
-                "{} | {} | {:.1}",
-                record.fen(),
-                record.white_score(),
-                record.result().white_points()
-            )
-            .map_err(io_error(out))?;
+            line.clear();
+            write_text_line(&mut line, record.fen(), i32::from(record.white_score()), record.result());
+            text.write_all(line.as_bytes()).map_err(io_error(out))?;
             written += 1;
         }
     }

@@ -26,14 +26,13 @@
 //! check, the best move is neither a capture nor a promotion, and the score is not a mate.
 
 use super::budget::{self, NodeBudget};
-use crate::learn::data::{DataResult, GamePlace, PackedPosition, SearchLabel};
+use crate::learn::data::{write_text_line, DataResult, GamePlace, PackedPosition, SearchLabel};
 use crate::position::Position;
 use crate::rules;
 use crate::search::{Score, SearchMemory};
 use crate::tablebase::{self, Outcome, ProbeMiss, Tablebases};
 use crate::tt::TranspositionTable;
 use shakmaty::{Chess, Color, Move, Position as _};
-use std::fmt::Write as _;
 
 /// Score (centipawns) at which the losing side resigns.
 pub const RESIGN_SCORE_CP: i32 = 1000;
@@ -67,15 +66,6 @@ pub enum GameResult {
 }
 
 impl GameResult {
-    /// The label written after each position: `1.0`, `0.5` or `0.0`.
-    pub fn label(self) -> &'static str {
-        match self {
-            GameResult::WhiteWins => "1.0",
-            GameResult::Draw => "0.5",
-            GameResult::BlackWins => "0.0",
-        }
-    }
-
     /// A win for whoever `white_cp` favours.
     fn favoured_by(white_cp: i32) -> GameResult {
         if white_cp > 0 {
@@ -116,13 +106,23 @@ pub struct GameRecord {
     pub tablebase_misses: Vec<ProbeMiss>,
 }
 
+impl From<GameResult> for DataResult {
+    fn from(result: GameResult) -> DataResult {
+        match result {
+            GameResult::WhiteWins => DataResult::WhiteWins,
+            GameResult::Draw => DataResult::Draw,
+            GameResult::BlackWins => DataResult::BlackWins,
+        }
+    }
+}
+
 impl GameRecord {
     /// The quiet positions as text lines, `FEN | score | result` each, newline-terminated.
     pub fn to_text(&self) -> String {
         let mut text = String::new();
         for position in self.positions.iter().filter(|p| p.is_quiet()) {
             let fen = shakmaty::fen::Fen::from_position(&position.board, shakmaty::EnPassantMode::Legal);
-            let _ = writeln!(text, "{fen} | {} | {}", position.white_cp, self.result.label());
+            write_text_line(&mut text, fen, position.white_cp, self.result.into());
         }
         text
     }
@@ -134,11 +134,7 @@ impl GameRecord {
 
     /// Every position as a 32-byte record, the first marked as the game's start.
     pub fn to_records(&self) -> Vec<u8> {
-        let result = match self.result {
-            GameResult::WhiteWins => DataResult::WhiteWins,
-            GameResult::Draw => DataResult::Draw,
-            GameResult::BlackWins => DataResult::BlackWins,
-        };
+        let result = DataResult::from(self.result);
         let mut bytes = Vec::with_capacity(self.positions.len() * crate::learn::data::RECORD_BYTES);
         for (ply, position) in self.positions.iter().enumerate() {
             let label = SearchLabel {
