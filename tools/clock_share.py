@@ -32,11 +32,12 @@ def time_given(tag, move_number):
     first = tag.split(":")[0]
     try:
         if "/" in first:
-            moves, seconds = int(first.split("/")[0]), float(first.split("/")[1])
+            moves, seconds = first.split("/", 1)
+            moves = int(moves)
             if move_number >= moves:
                 # The clock after the period's last move already holds the next period.
                 sys.exit(f"move {move_number} is not inside the first period (moves 1-{moves - 1})")
-            given = seconds
+            given = float(seconds)
         else:
             base, _, increment = first.partition("+")
             # fastchess's clock holds one increment more than the moves made (see the module doc).
