@@ -133,6 +133,9 @@ enum CliCommand {
     Data(cli_learning::DataCommand),
     /// Trains the evaluation network on datagen records and writes a net file.
     Train(cli_learning::TrainArgs),
+    /// Averages nets fine-tuned from one starting net, weight by weight, into one net file
+    /// (a "model soup": docs/nets.md, net 7).
+    AverageNets(cli_learning::AverageArgs),
     /// Analyse a position (board, lines as the search deepens) or every game of a PGN file
     /// (annotated PGN, evaluation graph, a summary per game).
     Analyze(AnalyzeArgs),
@@ -367,6 +370,7 @@ fn main() -> ExitCode {
         Some(CliCommand::Analyze(args)) => analyze(args),
         Some(CliCommand::Data(command)) => cli_learning::data(command),
         Some(CliCommand::Train(args)) => cli_learning::train(args),
+        Some(CliCommand::AverageNets(args)) => cli_learning::average_nets(args),
         Some(CliCommand::Spsa) => {
             for tunable in patina::search::TUNABLES {
                 println!("{}", tunable.spsa_line());

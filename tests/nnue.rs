@@ -190,3 +190,41 @@ fn truncated_data_and_bad_filters_are_errors_not_crashes() {
     assert!(refusal.contains("`0` is neither a positive number of centipawns nor `fit`"), "{refusal}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn average_nets_writes_a_net_the_engine_loads_and_refuses_mixed_shapes() {
+    let dir = scratch("nnue", "average");
+    let nets = concat!(env!("CARGO_MANIFEST_DIR"), "/nets");
+    let (n8z, n12z) = (format!("{nets}/n8z.nnue"), format!("{nets}/n12z.nnue"));
+    let mean = dir.join("mean.nnue");
+    let output = patina(&["average-nets", &n8z, &n12z, "--out", path_str(&mean)]);
+    assert!(output.status.success(), "{output:?}");
+    let reported = stdout(&output);
+    assert!(reported.starts_with("averaged 2 nets into "), "{reported}");
+
+    // The mean is a third net: the engine loads it and names it by the hash reported.
+    let mut engine = EngineProcess::spawn();
+    engine.send(&format!("setoption name EvalFile value {}", path_str(&mean)));
+    let hash = eval_net_hash(&mut engine);
+    assert!(reported.contains(&format!("(hash {hash})")), "{reported} vs {hash}");
+    for other in [&n8z, &n12z] {
+        engine.send(&format!("setoption name EvalFile value {other}"));
+        assert_ne!(eval_net_hash(&mut engine), hash);
+    }
+    engine.assert_ready();
+
+    // A net of another size, or a file that is no net, is named; nothing is written.
+    let wide = dir.join("wide.nnue");
+    let mut header = std::fs::read(&n8z).unwrap();
+    header[20..24].copy_from_slice(&256u32.to_le_bytes());
+    std::fs::write(&wide, &header).unwrap();
+    let refused = dir.join("refused.nnue");
+    let output = patina(&["average-nets", &n8z, path_str(&wide), "--out", path_str(&refused)]);
+    assert!(!output.status.success());
+    let message = String::from_utf8_lossy(&output.stderr);
+    assert!(message.starts_with("patina: average-nets: ") && message.contains("wide.nnue"), "{message}");
+    assert!(!refused.exists());
+    let output = patina(&["average-nets", &n8z, "--out", path_str(&refused)]);
+    assert!(!output.status.success(), "one net is no average: {output:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

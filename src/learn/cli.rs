@@ -1,6 +1,7 @@
-//! The `patina datagen`, `patina data` and `patina train` subcommands `main.rs` offers: clap
-//! definitions and the thin glue that runs `crate::learn::datagen`, `crate::learn::data::tools`
-//! and `crate::learn::train` and prints what they report.
+//! The `patina datagen`, `patina data`, `patina train` and `patina average-nets` subcommands
+//! `main.rs` offers: clap definitions and the thin glue that runs `crate::learn::datagen`,
+//! `crate::learn::data::tools`, `crate::learn::train` and `crate::learn::soup` and prints what
+//! they report.
 
 use crate::learn::data::{tools, Filter};
 use crate::learn::datagen::{DatagenEvent, DatagenRequest};
@@ -128,6 +129,30 @@ pub enum ResultsReport {
     /// Win, draw and loss per mille for the side ahead of positions scored 1000 cp or more, by
     /// material (capped at 20) and score band.
     Big,
+}
+
+/// `patina average-nets`' arguments.
+#[derive(clap::Args)]
+pub struct AverageArgs {
+    /// Net files of one architecture and size, fine-tuned from one starting net.
+    #[arg(required = true, num_args = 2..)]
+    nets: Vec<PathBuf>,
+    /// The net file to write.
+    #[arg(long, value_name = "FILE.nnue")]
+    out: PathBuf,
+}
+
+/// Runs `patina average-nets`.
+pub fn average_nets(args: AverageArgs) -> ExitCode {
+    let outcome = crate::learn::soup::average_files(&args.nets, &args.out).map(|report| {
+        show(&format!(
+            "averaged {} nets into {} (hash {:016x})\n",
+            report.nets,
+            args.out.display(),
+            report.hash
+        ))
+    });
+    finish("average-nets", outcome)
 }
 
 /// `patina train`'s arguments.

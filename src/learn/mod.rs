@@ -4,11 +4,12 @@
 //!
 //! `datagen` plays self-play games into `data`'s 32-byte records, `train` fits a network to
 //! them, `tune` fits the hand-written evaluation's weights, `wdl_fit` fits the win/draw/loss
-//! model, and `cli` holds their command-line definitions for `main.rs`.
+//! model, `soup` averages nets of one lineage into one, and `cli` holds their command-line definitions for `main.rs`.
 
 pub mod cli;
 pub mod data;
 pub mod datagen;
+pub mod soup;
 pub mod train;
 pub mod tune;
 pub mod wdl_fit;
