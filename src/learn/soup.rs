@@ -63,9 +63,10 @@ fn mean_of<T: Copy + Into<f64>>(lists: &[&[T]], from_f64: impl Fn(f64) -> T) -> 
         .collect()
 }
 
-/// The weight-by-weight mean of `nets`, which must share architecture and hidden size. Each
-/// mean lies between its inputs, so it stays inside the ranges every input was checked for.
-pub fn average(nets: &[NetworkParts]) -> Result<NetworkParts, SoupError> {
+/// The weight-by-weight mean of `nets`, which `average_files` has checked share architecture
+/// and hidden size (so every list is as long as the first net's). Each mean lies between its
+/// inputs, so it stays inside the ranges every input was checked for.
+fn average(nets: &[NetworkParts]) -> Result<NetworkParts, SoupError> {
     let first = nets.first().ok_or(SoupError::Empty)?;
     let lists = |field: fn(&NetworkParts) -> &[i16]| nets.iter().map(field).collect::<Vec<_>>();
     let biases = nets.iter().map(|parts| parts.output_bias.as_slice()).collect::<Vec<_>>();
