@@ -28,6 +28,9 @@ pub enum SoupError {
         /// The first net's shape.
         expected: String,
     },
+    /// The mean failed the checks every net file passes (it cannot: each mean lies between
+    /// valid inputs; kept so a broken invariant is an error, not a crash).
+    Invalid(NetError),
     /// The output file could not be written.
     Write(String),
 }
@@ -42,6 +45,7 @@ impl fmt::Display for SoupError {
                 "{} is {found}, the first net is {expected}: only nets of one shape average",
                 path.display()
             ),
+            SoupError::Invalid(error) => write!(f, "the mean is not a valid net: {error}"),
             SoupError::Write(message) => write!(f, "{message}"),
         }
     }
@@ -107,8 +111,7 @@ pub fn average_files(inputs: &[PathBuf], out: &Path) -> Result<SoupReport, SoupE
         }
         parts.push(net_parts);
     }
-    let mean = Network::from_parts(average(&parts)?)
-        .map_err(|error| SoupError::Write(format!("the mean is not a valid net: {error}")))?;
+    let mean = Network::from_parts(average(&parts)?).map_err(SoupError::Invalid)?;
     std::fs::write(out, mean.to_bytes())
         .map_err(|error| SoupError::Write(format!("cannot write {}: {error}", out.display())))?;
     Ok(SoupReport { nets: parts.len(), hash: mean.hash() })
