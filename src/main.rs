@@ -133,6 +133,9 @@ enum CliCommand {
     Data(cli_learning::DataCommand),
     /// Trains the evaluation network on datagen records and writes a net file.
     Train(cli_learning::TrainArgs),
+    /// Scores net files on the positions `train` would hold out of the given data (the
+    /// loss `train --init NET` starts from), reading the data once for all of them.
+    NetLoss(cli_learning::NetLossArgs),
     /// Averages nets fine-tuned from one starting net, weight by weight, into one net file
     /// (a "model soup": docs/nets.md, net 7).
     AverageNets(cli_learning::AverageArgs),
@@ -370,6 +373,7 @@ fn main() -> ExitCode {
         Some(CliCommand::Analyze(args)) => analyze(args),
         Some(CliCommand::Data(command)) => cli_learning::data(command),
         Some(CliCommand::Train(args)) => cli_learning::train(args),
+        Some(CliCommand::NetLoss(args)) => cli_learning::net_loss(args),
         Some(CliCommand::AverageNets(args)) => cli_learning::average_nets(args),
         Some(CliCommand::Spsa) => {
             for tunable in patina::search::TUNABLES {

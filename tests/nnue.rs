@@ -82,6 +82,33 @@ fn datagen_records_feed_data_verbs_and_train_a_net_the_engine_loads() {
     assert!(log.contains("epoch 2: train") && log.contains("wrote"), "{log}");
     assert!(log.contains("target scale 400.0 cp"), "the shipped nets' scale is the default: {log}");
 
+    // `net-loss` scores the trained net and the built-in one on the held-out games, one line each.
+    let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/default.nnue");
+    let scored = patina(&[
+        "net-loss",
+        path_str(&net),
+        shipped,
+        "--data",
+        path_str(&records),
+        "--validation-fraction",
+        "0.5",
+    ]);
+    let table = stdout(&scored);
+    assert!(scored.status.success(), "{}", String::from_utf8_lossy(&scored.stderr));
+    let rows: Vec<&str> = table.lines().skip(2).collect();
+    assert!(table.starts_with("held-out positions: ") && rows.len() == 2, "{table}");
+    assert!(rows[0].ends_with("net.nnue") && rows[1].ends_with("default.nnue"), "{table}");
+    let loss: f64 = rows[0].split_whitespace().next().unwrap().parse().unwrap();
+    assert!(loss > 0.0 && loss < 0.25, "{table}");
+    let refused = patina(&["net-loss", path_str(&records), "--data", path_str(&records)]);
+    let message = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        !refused.status.success()
+            && message.starts_with("patina: net-loss: ")
+            && message.contains("games.bin: not a Patina net file"),
+        "{message}"
+    );
+
     let mut engine = EngineProcess::spawn();
     let builtin = eval_net_hash(&mut engine);
     engine.send(&format!("setoption name EvalFile value {}", path_str(&net)));

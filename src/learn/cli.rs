@@ -1,11 +1,11 @@
-//! The `patina datagen`, `patina data`, `patina train` and `patina average-nets` subcommands
-//! `main.rs` offers: clap definitions and the thin glue that runs `crate::learn::datagen`,
-//! `crate::learn::data::tools`, `crate::learn::train` and `crate::learn::soup` and prints what
-//! they report.
+//! The `patina datagen`, `patina data`, `patina train`, `patina net-loss` and `patina
+//! average-nets` subcommands `main.rs` offers: clap definitions and the thin glue that runs
+//! `crate::learn::datagen`, `crate::learn::data::tools`, `crate::learn::train` and
+//! `crate::learn::soup` and prints what they report.
 
 use crate::learn::data::{tools, Filter};
 use crate::learn::datagen::{DatagenEvent, DatagenRequest};
-use crate::learn::train::{LrSchedule, TrainRequest, WdlScale};
+use crate::learn::train::{LossRequest, LrSchedule, TrainRequest, WdlScale};
 use clap::Subcommand;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -153,6 +153,64 @@ pub fn average_nets(args: AverageArgs) -> ExitCode {
         ))
     });
     finish("average-nets", outcome)
+}
+
+/// `patina net-loss`' arguments: the data and target settings mean what they mean to `train`.
+#[derive(clap::Args)]
+pub struct NetLossArgs {
+    /// Net files to score (any architecture the engine plays).
+    #[arg(required = true)]
+    nets: Vec<PathBuf>,
+    /// A record file from `patina datagen` or `patina data`; repeat for several.
+    #[arg(long, value_name = "FILE", required = true)]
+    data: Vec<PathBuf>,
+    /// Share of the games held out: the nets are scored on the games `train` holds out at this
+    /// fraction of the same files.
+    #[arg(long, value_name = "F", default_value_t = 0.05)]
+    validation_fraction: f64,
+    /// What to drop while reading.
+    #[arg(long, default_value = "check,noisy,mate")]
+    filter: Filter,
+    /// Weight of the game result in the target.
+    #[arg(long, default_value_t = 0.0)]
+    lambda: f32,
+    /// Centipawns per logit of the target's sigmoid.
+    #[arg(long, value_name = "CP", default_value_t = 400.0)]
+    wdl_scale: f32,
+    /// Threads the loss is summed on.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: u16,
+    /// Read at most this many positions in all, the first ones.
+    #[arg(long, value_name = "POSITIONS")]
+    limit: Option<usize>,
+}
+
+/// Runs `patina net-loss`: one line per net, in the order given.
+pub fn net_loss(args: NetLossArgs) -> ExitCode {
+    let request = LossRequest {
+        nets: args.nets,
+        data: args.data,
+        validation_fraction: args.validation_fraction,
+        filter: args.filter,
+        lambda: args.lambda,
+        wdl_scale: args.wdl_scale,
+        threads: args.threads as usize,
+        limit: args.limit,
+    };
+    let outcome = crate::learn::train::held_out_losses(&request).map(|report| {
+        show(&format!("held-out positions: {} (of {} games read)\n", report.positions, report.games));
+        show("loss      mean |cp|  hash              net\n");
+        for net in &report.losses {
+            show(&format!(
+                "{:.6}  {:9.1}  {:016x}  {}\n",
+                net.loss,
+                net.mean_abs_cp,
+                net.hash,
+                net.path.display()
+            ));
+        }
+    });
+    finish("net-loss", outcome)
 }
 
 /// `patina train`'s arguments.

@@ -17,6 +17,7 @@
 
 mod checkpoint;
 mod dataset;
+mod evaluate;
 mod events;
 mod loss;
 mod model;
@@ -24,6 +25,7 @@ mod optimizer;
 mod request;
 
 pub use dataset::{fit_wdl_scale, sigmoid, target};
+pub use evaluate::{held_out_losses, LossReport, LossRequest, NetLoss};
 pub use events::TrainEvent;
 pub use model::{Features, FloatNet};
 pub use optimizer::LrSchedule;

@@ -226,6 +226,34 @@ fn fine_tuning_starts_from_the_given_net_and_never_writes_a_worse_one() {
     assert!(started < first_losses[0] / 2.0, "{started} against the first epoch's {}", first_losses[0]);
     assert!(written <= started, "wrote {written}, worse than the starting {started}");
 
+    // `patina net-loss` scores finished nets on the same held-out positions: the first net
+    // exactly as the second run's start did, the second near what that run wrote (the written
+    // loss is the float net's, before quantisation).
+    let scoring = evaluate::LossRequest {
+        nets: vec![first.out.clone(), second.out.clone()],
+        data: second.data.clone(),
+        validation_fraction: second.validation_fraction,
+        filter: second.filter,
+        lambda: second.lambda,
+        wdl_scale: 400.0,
+        threads: second.threads,
+        limit: None,
+    };
+    let report = evaluate::held_out_losses(&scoring).unwrap();
+    assert_eq!(report.losses.len(), 2);
+    assert_eq!(report.losses[0].loss, started);
+    assert_eq!(report.losses[0].hash, Network::load(&first.out).unwrap().hash());
+    // Material-labelled games swing by hundreds of centipawns, and a fitted net follows them.
+    assert!(report.losses.iter().all(|net| net.mean_abs_cp > 50.0), "{:?}", report.losses);
+    let tuned = report.losses[1].loss;
+    assert!((tuned - written).abs() < written * 0.05 + 1e-5, "{tuned} against {written}");
+    let missing = evaluate::LossRequest { nets: vec![dir.join("absent.nnue")], ..scoring.clone() };
+    let error = evaluate::held_out_losses(&missing).unwrap_err();
+    assert!(error.contains("absent.nnue"), "{error}");
+    let all_held_out = evaluate::LossRequest { validation_fraction: 1.0, ..scoring };
+    let error = evaluate::held_out_losses(&all_held_out).unwrap_err();
+    assert!(error.contains("--validation-fraction 1"), "{error}");
+
     // A net the run's shape would lose knowledge from is refused before any data is read.
     let mut wrong = request(&dir, Architecture::Perspective, HIDDEN);
     wrong.init = Some(first.out.clone());

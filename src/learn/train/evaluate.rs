@@ -1,0 +1,103 @@
+//! `patina net-loss`: the loss of finished nets on the positions `patina train` would hold out
+//! of the same files, read once for all of them. It compares nets that no run trained (a soup,
+//! a net from another data set) on one footing: the number is the one `train --init NET` prints
+//! as its starting net's validation loss, given the same data, filter, fraction and target.
+
+use super::dataset;
+use super::loss::{parallel_loss, Sample, Settings};
+use super::model::FloatNet;
+use crate::learn::data::Filter;
+use crate::learn::data::PackedPosition;
+use crate::nnue::Network;
+use std::path::PathBuf;
+
+/// What `patina net-loss` is asked to measure.
+#[derive(Debug, Clone)]
+pub struct LossRequest {
+    /// Net files to score, in order.
+    pub nets: Vec<PathBuf>,
+    /// Record files, read as `patina train` reads them.
+    pub data: Vec<PathBuf>,
+    /// Share of the games held out (the same games `train` holds out at this fraction).
+    pub validation_fraction: f64,
+    /// Which records to drop while reading.
+    pub filter: Filter,
+    /// Weight of the game result in the target.
+    pub lambda: f32,
+    /// Centipawns per logit of the target's sigmoid.
+    pub wdl_scale: f32,
+    /// Threads the loss is summed on.
+    pub threads: usize,
+    /// Read at most this many positions in all, the first ones.
+    pub limit: Option<usize>,
+}
+
+/// One net's score.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NetLoss {
+    /// The net file as given.
+    pub path: PathBuf,
+    /// The net file's hash, as the engine reports it.
+    pub hash: u64,
+    /// Mean loss over the held-out positions.
+    pub loss: f64,
+    /// Mean size of its evaluation over the same positions, in centipawns: the scale the
+    /// search's margins meet (two nets of one loss can differ here).
+    pub mean_abs_cp: f64,
+}
+
+/// What was measured: the held-out positions and each net's loss on them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LossReport {
+    /// Held-out positions the losses are means over.
+    pub positions: usize,
+    /// Games read from the data, held out or not.
+    pub games: u64,
+    /// Each net's score, in the order asked for.
+    pub losses: Vec<NetLoss>,
+}
+
+/// Scores every net of `request` on the held-out positions of its data. Every net is loaded
+/// before the data is read, so a bad net file fails at once and not after minutes of reading.
+pub fn held_out_losses(request: &LossRequest) -> Result<LossReport, String> {
+    if !(request.validation_fraction > 0.0 && request.validation_fraction < 1.0) {
+        return Err(format!(
+            "--validation-fraction {} (it must lie between 0 and 1, as train's does)",
+            request.validation_fraction
+        ));
+    }
+    if !(request.wdl_scale.is_finite() && request.wdl_scale > 0.0) {
+        return Err(format!("--wdl-scale {} (a positive number of centipawns)", request.wdl_scale));
+    }
+    let nets = request
+        .nets
+        .iter()
+        .map(|path| {
+            let net = Network::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            Ok((path.clone(), net.hash(), FloatNet::dequantised(&net)))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let data = dataset::load(&request.data, request.filter, request.validation_fraction, request.limit)?;
+    if data.validation.is_empty() {
+        return Err("no held-out positions (too few games for this --validation-fraction)".into());
+    }
+    let samples: Vec<Sample> = data.validation.iter().map(|record| (record, false)).collect();
+    let settings = Settings { lambda: request.lambda, wdl_scale: request.wdl_scale };
+    let losses = nets
+        .into_iter()
+        .map(|(path, hash, net)| NetLoss {
+            path,
+            hash,
+            loss: parallel_loss(&net, &samples, &settings, request.threads, &mut []),
+            mean_abs_cp: mean_abs_centipawns(&net, &data.validation),
+        })
+        .collect();
+    Ok(LossReport { positions: samples.len(), games: data.games, losses })
+}
+
+/// The mean of `|net(position)|` in centipawns, each position from its side to move's view.
+fn mean_abs_centipawns(net: &FloatNet, positions: &[PackedPosition]) -> f64 {
+    let total: f64 =
+        positions.iter().map(|record| f64::from(net.centipawns(&net.features(record, false)).abs())).sum();
+    total / positions.len().max(1) as f64
+}
