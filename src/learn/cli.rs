@@ -198,7 +198,10 @@ pub fn net_loss(args: NetLossArgs) -> ExitCode {
         limit: args.limit,
     };
     let outcome = crate::learn::train::held_out_losses(&request).map(|report| {
-        show(&format!("held-out positions: {} (of {} games read)\n", report.positions, report.games));
+        show(&format!(
+            "held-out positions: {} (of {} games read), their labels' mean |cp| {:.1}\n",
+            report.positions, report.games, report.label_mean_abs_cp
+        ));
         show("loss      mean |cp|  hash              net\n");
         for net in &report.losses {
             show(&format!(

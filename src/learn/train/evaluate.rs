@@ -53,6 +53,9 @@ pub struct LossReport {
     pub positions: usize,
     /// Games read from the data, held out or not.
     pub games: u64,
+    /// Mean size of the labels (the search scores) of the held-out positions, in centipawns:
+    /// what the nets' `mean_abs_cp` is read against.
+    pub label_mean_abs_cp: f64,
     /// Each net's score, in the order asked for.
     pub losses: Vec<NetLoss>,
 }
@@ -62,7 +65,7 @@ pub struct LossReport {
 pub fn held_out_losses(request: &LossRequest) -> Result<LossReport, String> {
     if !(request.validation_fraction > 0.0 && request.validation_fraction < 1.0) {
         return Err(format!(
-            "--validation-fraction {} (it must lie between 0 and 1, as train's does)",
+            "--validation-fraction {} (it must lie strictly between 0 and 1: the share of the games held out)",
             request.validation_fraction
         ));
     }
@@ -92,7 +95,13 @@ pub fn held_out_losses(request: &LossRequest) -> Result<LossReport, String> {
             mean_abs_cp: mean_abs_centipawns(&net, &data.validation),
         })
         .collect();
-    Ok(LossReport { positions: samples.len(), games: data.games, losses })
+    let label_total: f64 = data.validation.iter().map(|record| f64::from(record.white_score()).abs()).sum();
+    Ok(LossReport {
+        positions: samples.len(),
+        games: data.games,
+        label_mean_abs_cp: label_total / samples.len() as f64,
+        losses,
+    })
 }
 
 /// The mean of `|net(position)|` in centipawns, each position from its side to move's view.

@@ -245,6 +245,7 @@ fn fine_tuning_starts_from_the_given_net_and_never_writes_a_worse_one() {
     assert_eq!(report.losses[0].hash, Network::load(&first.out).unwrap().hash());
     // Material-labelled games swing by hundreds of centipawns, and a fitted net follows them.
     assert!(report.losses.iter().all(|net| net.mean_abs_cp > 50.0), "{:?}", report.losses);
+    assert!(report.label_mean_abs_cp > 50.0, "{}", report.label_mean_abs_cp);
     let tuned = report.losses[1].loss;
     assert!((tuned - written).abs() < written * 0.05 + 1e-5, "{tuned} against {written}");
     let missing = evaluate::LossRequest { nets: vec![dir.join("absent.nnue")], ..scoring.clone() };
