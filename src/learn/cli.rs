@@ -174,9 +174,10 @@ pub struct NetLossArgs {
     /// Weight of the game result in the target.
     #[arg(long, default_value_t = 0.0)]
     lambda: f32,
-    /// Centipawns per logit of the target's sigmoid.
-    #[arg(long, value_name = "CP", default_value_t = 400.0)]
-    wdl_scale: f32,
+    /// Centipawns per logit of the target's sigmoid, or `fit` (fitted to the games not held
+    /// out, as `train` fits it).
+    #[arg(long, value_name = "CP|fit", default_value = "400", value_parser = WdlScale::parse)]
+    wdl_scale: WdlScale,
     /// Threads the loss is summed on.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: u16,

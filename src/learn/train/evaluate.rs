@@ -6,6 +6,7 @@
 use super::dataset;
 use super::loss::{parallel_loss, Sample, Settings};
 use super::model::FloatNet;
+use super::request::WdlScale;
 use crate::learn::data::Filter;
 use crate::learn::data::PackedPosition;
 use crate::nnue::Network;
@@ -24,8 +25,9 @@ pub struct LossRequest {
     pub filter: Filter,
     /// Weight of the game result in the target.
     pub lambda: f32,
-    /// Centipawns per logit of the target's sigmoid.
-    pub wdl_scale: f32,
+    /// Centipawns per logit of the target's sigmoid (`fit`: fitted to the training games, as
+    /// `train` fits it).
+    pub wdl_scale: WdlScale,
     /// Threads the loss is summed on.
     pub threads: usize,
     /// Read at most this many positions in all, the first ones.
@@ -69,9 +71,6 @@ pub fn held_out_losses(request: &LossRequest) -> Result<LossReport, String> {
             request.validation_fraction
         ));
     }
-    if !(request.wdl_scale.is_finite() && request.wdl_scale > 0.0) {
-        return Err(format!("--wdl-scale {} (a positive number of centipawns)", request.wdl_scale));
-    }
     let nets = request
         .nets
         .iter()
@@ -85,7 +84,7 @@ pub fn held_out_losses(request: &LossRequest) -> Result<LossReport, String> {
         return Err("no held-out positions (too few games for this --validation-fraction)".into());
     }
     let samples: Vec<Sample> = data.validation.iter().map(|record| (record, false)).collect();
-    let settings = Settings { lambda: request.lambda, wdl_scale: request.wdl_scale };
+    let settings = Settings { lambda: request.lambda, wdl_scale: request.wdl_scale.resolve(&data.train) };
     let losses = nets
         .into_iter()
         .map(|(path, hash, net)| NetLoss {

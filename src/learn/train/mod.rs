@@ -56,10 +56,7 @@ pub fn run(request: &TrainRequest, mut report: impl FnMut(TrainEvent)) -> Result
         });
     }
     let data = dataset::load(&request.data, request.filter, request.validation_fraction, request.limit)?;
-    let wdl_scale = match request.wdl_scale {
-        WdlScale::Centipawns(cp) => cp,
-        WdlScale::Fit => fit_wdl_scale(&data.train),
-    };
+    let wdl_scale = request.wdl_scale.resolve(&data.train);
     report(TrainEvent::Loaded {
         train: data.train.len(),
         validation: data.validation.len(),

@@ -5,7 +5,7 @@
 use super::dataset::TrainingData;
 use super::model::FloatNet;
 use super::optimizer::LrSchedule;
-use crate::learn::data::Filter;
+use crate::learn::data::{Filter, PackedPosition};
 use crate::nnue::{Architecture, Network, HIDDEN_SIZES, OUTPUT_BUCKETS};
 use std::path::PathBuf;
 
@@ -65,6 +65,14 @@ pub enum WdlScale {
 }
 
 impl WdlScale {
+    /// The centipawns per logit it stands for: the number, or the scale fitted to `train`.
+    pub fn resolve(self, train: &[PackedPosition]) -> f32 {
+        match self {
+            WdlScale::Centipawns(cp) => cp,
+            WdlScale::Fit => super::fit_wdl_scale(train),
+        }
+    }
+
     /// `--wdl-scale`'s text: a positive number of centipawns, or `fit`.
     pub fn parse(text: &str) -> Result<WdlScale, String> {
         if text == "fit" {

@@ -235,7 +235,7 @@ fn fine_tuning_starts_from_the_given_net_and_never_writes_a_worse_one() {
         validation_fraction: second.validation_fraction,
         filter: second.filter,
         lambda: second.lambda,
-        wdl_scale: 400.0,
+        wdl_scale: second.wdl_scale,
         threads: second.threads,
         limit: None,
     };
