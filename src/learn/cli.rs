@@ -155,30 +155,29 @@ pub fn average_nets(args: AverageArgs) -> ExitCode {
     finish("average-nets", outcome)
 }
 
-/// `patina net-loss`' arguments: the data and target settings mean what they mean to `train`.
+/// The positions `train` learns from (and holds out) and the target it fits: `net-loss` takes
+/// the same flags, so a net is scored exactly as `train` scores its epochs.
 #[derive(clap::Args)]
-pub struct NetLossArgs {
-    /// Net files to score (any architecture the engine plays).
-    #[arg(required = true)]
-    nets: Vec<PathBuf>,
+pub struct DataTargetArgs {
     /// A record file from `patina datagen` or `patina data`; repeat for several.
     #[arg(long, value_name = "FILE", required = true)]
     data: Vec<PathBuf>,
-    /// Share of the games held out: the nets are scored on the games `train` holds out at this
-    /// fraction of the same files.
+    /// Share of the games held out for validation (`net-loss` scores the nets on them).
     #[arg(long, value_name = "F", default_value_t = 0.05)]
     validation_fraction: f64,
     /// What to drop while reading.
     #[arg(long, default_value = "check,noisy,mate")]
     filter: Filter,
-    /// Weight of the game result in the target.
+    /// Target = LAMBDA * result + (1 - LAMBDA) * sigmoid(score / scale). 0 (the search score
+    /// alone) keeps the net on the scale the search's margins were tuned for; results pulled
+    /// the first small nets' scores toward 0 (docs/tests.md).
     #[arg(long, default_value_t = 0.0)]
     lambda: f32,
-    /// Centipawns per logit of the target's sigmoid, or `fit` (fitted to the games not held
-    /// out, as `train` fits it).
+    /// Centipawns per logit of the target's sigmoid, or `fit` for the scale at which the
+    /// training games' scores best predict their results. 400 is the one every shipped net used.
     #[arg(long, value_name = "CP|fit", default_value = "400", value_parser = WdlScale::parse)]
     wdl_scale: WdlScale,
-    /// Threads the loss is summed on.
+    /// Worker threads for the gradient and the loss.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: u16,
     /// Read at most this many positions in all, the first ones.
@@ -186,17 +185,27 @@ pub struct NetLossArgs {
     limit: Option<usize>,
 }
 
+/// `patina net-loss`' arguments.
+#[derive(clap::Args)]
+pub struct NetLossArgs {
+    /// Net files to score (any architecture the engine plays).
+    #[arg(required = true)]
+    nets: Vec<PathBuf>,
+    #[command(flatten)]
+    data: DataTargetArgs,
+}
+
 /// Runs `patina net-loss`: one line per net, in the order given.
 pub fn net_loss(args: NetLossArgs) -> ExitCode {
     let request = LossRequest {
         nets: args.nets,
-        data: args.data,
-        validation_fraction: args.validation_fraction,
-        filter: args.filter,
-        lambda: args.lambda,
-        wdl_scale: args.wdl_scale,
-        threads: args.threads as usize,
-        limit: args.limit,
+        data: args.data.data,
+        validation_fraction: args.data.validation_fraction,
+        filter: args.data.filter,
+        lambda: args.data.lambda,
+        wdl_scale: args.data.wdl_scale,
+        threads: args.data.threads as usize,
+        limit: args.data.limit,
     };
     let outcome = crate::learn::train::held_out_losses(&request).map(|report| {
         show(&format!(
@@ -220,9 +229,8 @@ pub fn net_loss(args: NetLossArgs) -> ExitCode {
 /// `patina train`'s arguments.
 #[derive(clap::Args)]
 pub struct TrainArgs {
-    /// A record file from `patina datagen` or `patina data`; repeat for several.
-    #[arg(long, value_name = "FILE", required = true)]
-    data: Vec<PathBuf>,
+    #[command(flatten)]
+    data: DataTargetArgs,
     /// The net file to write; OUT.ckpt beside it is the checkpoint a rerun resumes from.
     #[arg(long, value_name = "FILE.nnue")]
     out: PathBuf,
@@ -254,30 +262,9 @@ pub struct TrainArgs {
     /// AdamW's decoupled weight decay.
     #[arg(long, default_value_t = 0.01)]
     weight_decay: f32,
-    /// Target = LAMBDA * result + (1 - LAMBDA) * sigmoid(score / scale). 0 (the search score
-    /// alone) keeps the net on the scale the search's margins were tuned for; results pulled
-    /// the first small nets' scores toward 0 (docs/tests.md).
-    #[arg(long, default_value_t = 0.0)]
-    lambda: f32,
-    /// Centipawns per logit of the target's sigmoid, or `fit` for the scale at which the data's
-    /// scores best predict its results. 400 is the one every shipped net used.
-    #[arg(long, value_name = "CP|fit", default_value = "400", value_parser = WdlScale::parse)]
-    wdl_scale: WdlScale,
-    /// Share of the games held out for validation.
-    #[arg(long, value_name = "F", default_value_t = 0.05)]
-    validation_fraction: f64,
-    /// What to drop while reading.
-    #[arg(long, default_value = "check,noisy,mate")]
-    filter: Filter,
-    /// Worker threads for the gradient.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
-    threads: u16,
     /// Seed of the starting weights and of the shuffles.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Read at most this many positions in all, the first ones.
-    #[arg(long, value_name = "POSITIONS")]
-    limit: Option<usize>,
     /// Also train on every position mirrored left to right (twice the data per epoch; on 600k
     /// positions it lowered the validation loss from 0.0439 to 0.0387). Ignored with
     /// --mirror-inputs, whose net sees a position and its mirror alike.
@@ -420,7 +407,7 @@ pub fn data(command: DataCommand) -> ExitCode {
 /// Runs `patina train`; progress overwrites one line of stderr, epochs get a line each.
 pub fn train(args: TrainArgs) -> ExitCode {
     let request = TrainRequest {
-        data: args.data,
+        data: args.data.data,
         out: args.out,
         hidden: args.hidden,
         output_buckets: args.output_buckets,
@@ -430,13 +417,13 @@ pub fn train(args: TrainArgs) -> ExitCode {
         learning_rate: args.lr,
         schedule: if args.lr_drop.is_empty() { LrSchedule::Cosine } else { LrSchedule::Drops(args.lr_drop) },
         weight_decay: args.weight_decay,
-        lambda: args.lambda,
-        wdl_scale: args.wdl_scale,
-        validation_fraction: args.validation_fraction,
-        filter: args.filter,
-        threads: args.threads as usize,
+        lambda: args.data.lambda,
+        wdl_scale: args.data.wdl_scale,
+        validation_fraction: args.data.validation_fraction,
+        filter: args.data.filter,
+        threads: args.data.threads as usize,
         seed: args.seed,
-        limit: args.limit,
+        limit: args.data.limit,
         mirror: args.mirror,
         init: args.init,
     };
