@@ -253,5 +253,21 @@ fn average_nets_writes_a_net_the_engine_loads_and_refuses_mixed_shapes() {
     assert!(!refused.exists());
     let output = patina(&["average-nets", &n8z, "--out", path_str(&refused)]);
     assert!(!output.status.success(), "one net is no average: {output:?}");
+
+    // Weights: all on one net writes that net; equal weights write the plain mean; a negative
+    // weight is refused by value and writes nothing.
+    let weighted = dir.join("weighted.nnue");
+    let output = patina(&["average-nets", &n8z, &n12z, "--weights", "1", "0", "--out", path_str(&weighted)]);
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(std::fs::read(&weighted).unwrap(), std::fs::read(&n8z).unwrap());
+    let output = patina(&["average-nets", &n8z, &n12z, "--weights", "2,2", "--out", path_str(&weighted)]);
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(std::fs::read(&weighted).unwrap(), std::fs::read(&mean).unwrap());
+    let output =
+        patina(&["average-nets", &n8z, &n12z, "--weights", "1.2", "-0.2", "--out", path_str(&refused)]);
+    assert!(!output.status.success());
+    let message = String::from_utf8_lossy(&output.stderr);
+    assert!(message.contains("weight -0.2 is not a finite number of at least 0"), "{message}");
+    assert!(!refused.exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }

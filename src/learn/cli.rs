@@ -140,18 +140,23 @@ pub struct AverageArgs {
     /// The net file to write.
     #[arg(long, value_name = "FILE.nnue")]
     out: PathBuf,
+    /// One weight per net, in the order given (scaled to sum to 1; none negative): `A B
+    /// --weights 0.7 0.3` goes 30% of the way from A to B. Equal weights when left out.
+    #[arg(long, value_name = "W", num_args = 1.., value_delimiter = ',', allow_negative_numbers = true)]
+    weights: Option<Vec<f64>>,
 }
 
 /// Runs `patina average-nets`.
 pub fn average_nets(args: AverageArgs) -> ExitCode {
-    let outcome = crate::learn::soup::average_files(&args.nets, &args.out).map(|report| {
-        show(&format!(
-            "averaged {} nets into {} (hash {:016x})\n",
-            report.nets,
-            args.out.display(),
-            report.hash
-        ))
-    });
+    let outcome =
+        crate::learn::soup::average_files(&args.nets, args.weights.as_deref(), &args.out).map(|report| {
+            show(&format!(
+                "averaged {} nets into {} (hash {:016x})\n",
+                report.nets,
+                args.out.display(),
+                report.hash
+            ))
+        });
     finish("average-nets", outcome)
 }
 
