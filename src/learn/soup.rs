@@ -64,22 +64,26 @@ fn shape(parts: &NetworkParts) -> String {
     format!("architecture {} x {}", parts.arch.id(), parts.hidden)
 }
 
-/// The weighted mean of each position across equally long lists (`weights` sum to 1), a half
-/// rounded to the even neighbour (unbiased, and what Python's `round` does: s13 was first made
-/// by a script).
+/// The weighted mean of each position across equally long lists, a half rounded to the even
+/// neighbour (unbiased, and what Python's `round` does: s13 was first made by a script). The
+/// weights are used as given and the sum is divided by their total last, so equal or
+/// whole-number weights make an exact sum and keep every true tie (with weights of 1/6 each,
+/// `7 x 5 - 14` would come to 3.4999... instead of 3.5).
 fn mean_of<T: Copy + Into<f64>>(lists: &[&[T]], weights: &[f64], from_f64: impl Fn(f64) -> T) -> Vec<T> {
+    let total: f64 = weights.iter().sum();
     (0..lists[0].len())
         .map(|index| {
-            let mean: f64 = lists.iter().zip(weights).map(|(list, weight)| list[index].into() * weight).sum();
-            from_f64(mean.round_ties_even())
+            let sum: f64 = lists.iter().zip(weights).map(|(list, weight)| list[index].into() * weight).sum();
+            from_f64((sum / total).round_ties_even())
         })
         .collect()
 }
 
-/// `weights` scaled to sum to 1; equal weights when none are given.
-fn normalised(weights: Option<&[f64]>, nets: usize) -> Result<Vec<f64>, SoupError> {
+/// The weights checked (one per net, none negative or not finite, not all 0) and kept as
+/// given: the mean divides by their total. Weight 1 each when none are given.
+fn checked_weights(weights: Option<&[f64]>, nets: usize) -> Result<Vec<f64>, SoupError> {
     let Some(weights) = weights else {
-        return Ok(vec![1.0 / nets as f64; nets]);
+        return Ok(vec![1.0; nets]);
     };
     if weights.len() != nets {
         return Err(SoupError::Weights(format!(
@@ -92,14 +96,13 @@ fn normalised(weights: Option<&[f64]>, nets: usize) -> Result<Vec<f64>, SoupErro
             "weight {bad} is not a finite number of at least 0 (the mean must lie between the nets)"
         )));
     }
-    let total: f64 = weights.iter().sum();
-    if total <= 0.0 {
+    if weights.iter().sum::<f64>() <= 0.0 {
         return Err(SoupError::Weights("the weights sum to 0".to_string()));
     }
-    Ok(weights.iter().map(|weight| weight / total).collect())
+    Ok(weights.to_vec())
 }
 
-/// The weight-by-weight mean of `nets` at `weights` (one per net, summing to 1), which
+/// The weight-by-weight mean of `nets` at `weights` (one per net, any positive total), which
 /// `average_files` has checked share architecture and hidden size (so every list is as long as
 /// the first net's). Each mean lies between its inputs, so it stays inside the ranges every
 /// input was checked for.
@@ -137,7 +140,7 @@ pub fn average_files(
     if inputs.is_empty() {
         return Err(SoupError::Empty);
     }
-    let weights = normalised(weights, inputs.len())?;
+    let weights = checked_weights(weights, inputs.len())?;
     let mut parts: Vec<NetworkParts> = Vec::with_capacity(inputs.len());
     for path in inputs {
         let net = Network::load(path).map_err(|error| SoupError::Unreadable(path.clone(), error))?;
@@ -189,7 +192,7 @@ mod tests {
         assert!(Network::from_parts(mean).is_ok());
         // A third of the way from low to high: 10 + 3/3 = 11, -10 - 3/3 = -11, 10 + 1/3 -> 10,
         // -400 + 10/3 = -396.67 -> -397.
-        let third = average(&[low.clone(), high], &normalised(Some(&[2.0, 1.0]), 2).unwrap()).unwrap();
+        let third = average(&[low.clone(), high], &[2.0, 1.0]).unwrap();
         let rounded =
             (third.feature_weights[0], third.feature_bias[2], third.feature_weights[1], third.output_bias[1]);
         assert_eq!(rounded, (11, -11, 10, -397));
@@ -198,15 +201,25 @@ mod tests {
 
     #[test]
     fn weights_are_one_per_net_none_negative_and_not_all_zero() {
-        assert_eq!(normalised(None, 4).unwrap(), vec![0.25; 4]);
-        assert_eq!(normalised(Some(&[1.0, 3.0]), 2).unwrap(), vec![0.25, 0.75]);
-        assert_eq!(normalised(Some(&[0.0, 2.0]), 2).unwrap(), vec![0.0, 1.0]);
-        let refused = |weights: &[f64], nets| normalised(Some(weights), nets).unwrap_err().to_string();
+        assert_eq!(checked_weights(None, 4).unwrap(), vec![1.0; 4]);
+        assert_eq!(checked_weights(Some(&[1.0, 3.0]), 2).unwrap(), vec![1.0, 3.0]);
+        assert_eq!(checked_weights(Some(&[0.0, 2.0]), 2).unwrap(), vec![0.0, 2.0]);
+        let refused = |weights: &[f64], nets| checked_weights(Some(weights), nets).unwrap_err().to_string();
         assert_eq!(refused(&[0.5], 2), "1 weights for 2 nets: give one per net");
         assert!(refused(&[1.5, -0.5], 2).starts_with("weight -0.5 is not a finite number of at least 0"));
         assert!(refused(&[f64::NAN, 1.0], 2).starts_with("weight NaN is not"));
         assert!(refused(&[f64::INFINITY, 1.0], 2).starts_with("weight inf is not"));
         assert_eq!(refused(&[0.0, 0.0], 2), "the weights sum to 0");
+    }
+
+    #[test]
+    fn equal_weights_keep_the_plain_means_ties() {
+        // 7 x 5 - 14 = 21 over six nets is 3.5, a tie that goes to 4; weights of 1/6 each
+        // would sum to 3.4999... and round to 3.
+        let lists: [&[i16]; 6] = [&[7], &[7], &[7], &[7], &[7], &[-14]];
+        assert_eq!(mean_of(&lists, &[1.0; 6], |value| value as i16), vec![4]);
+        let twice: [&[i16]; 2] = [&[3], &[0]];
+        assert_eq!(mean_of(&twice, &[3.0, 1.0], |value| value as i16), vec![2]);
     }
 
     #[test]
