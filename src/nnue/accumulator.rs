@@ -375,6 +375,8 @@ mod tests {
             random_network(Architecture::Mirrored, 256, 11),
             random_network(Architecture::Mirrored, 128, 12),
             random_network(Architecture::OutputBuckets, 512, 13),
+            // The shape of a net 7 widened by `train --init --hidden 256` (n7w, n18w).
+            random_network(Architecture::OutputBuckets, 256, 14),
         ];
         for net in &nets {
             let mut crossings = 0;
