@@ -253,6 +253,24 @@ fn average_nets_writes_a_net_the_engine_loads_and_refuses_mixed_shapes() {
     assert!(!refused.exists());
     let output = patina(&["average-nets", &n8z, "--out", path_str(&refused)]);
     assert!(!output.status.success(), "one net is no average: {output:?}");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("nothing to average or rescale"), "{output:?}");
+
+    // One net with an output scale is that net rescaled: the engine loads it as a new net.
+    let scaled = dir.join("scaled.nnue");
+    let output = patina(&["average-nets", &n8z, "--output-scale", "0.93", "--out", path_str(&scaled)]);
+    assert!(output.status.success(), "{output:?}");
+    let reported = stdout(&output);
+    assert!(reported.contains("output layer x 0.93"), "{reported}");
+    engine.send(&format!("setoption name EvalFile value {}", path_str(&scaled)));
+    let scaled_hash = eval_net_hash(&mut engine);
+    assert!(reported.contains(&format!("(hash {scaled_hash})")), "{reported} vs {scaled_hash}");
+    assert_ne!(scaled_hash, hash);
+    engine.assert_ready();
+    let output = patina(&["average-nets", &n8z, &n12z, "--output-scale", "-1", "--out", path_str(&refused)]);
+    assert!(!output.status.success());
+    let message = String::from_utf8_lossy(&output.stderr);
+    assert!(message.contains("output scale -1 is not a finite number above 0"), "{message}");
+    assert!(!refused.exists());
 
     // Weights: all on one net writes that net; equal weights write the plain mean; a negative
     // weight is refused by value and writes nothing.

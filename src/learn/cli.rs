@@ -134,29 +134,40 @@ pub enum ResultsReport {
 /// `patina average-nets`' arguments.
 #[derive(clap::Args)]
 pub struct AverageArgs {
-    /// Net files of one architecture and size, fine-tuned from one starting net.
-    #[arg(required = true, num_args = 2..)]
+    /// Net files of one architecture and size, fine-tuned from one starting net (one net with
+    /// --output-scale rescales it).
+    #[arg(required = true, num_args = 1..)]
     nets: Vec<PathBuf>,
     /// The net file to write.
     #[arg(long, value_name = "FILE.nnue")]
     out: PathBuf,
-    /// One weight per net, in the order given (scaled to sum to 1; none negative): `A B
+    /// One weight per net, in the order given (divided by their total; none negative): `A B
     /// --weights 0.7 0.3` goes 30% of the way from A to B. Equal weights when left out.
     #[arg(long, value_name = "W", num_args = 1.., value_delimiter = ',', allow_negative_numbers = true)]
     weights: Option<Vec<f64>>,
+    /// Multiply the result's output layer, and so every evaluation, by F: brings a fine-tune
+    /// back to its start's scale (the mean |cp| `net-loss` prints; s19 x 0.93 is net 7's).
+    #[arg(long, value_name = "F", default_value_t = 1.0, allow_negative_numbers = true)]
+    output_scale: f64,
 }
 
 /// Runs `patina average-nets`.
 pub fn average_nets(args: AverageArgs) -> ExitCode {
     let outcome =
-        crate::learn::soup::average_files(&args.nets, args.weights.as_deref(), &args.out).map(|report| {
-            show(&format!(
-                "averaged {} nets into {} (hash {:016x})\n",
-                report.nets,
-                args.out.display(),
-                report.hash
-            ))
-        });
+        crate::learn::soup::average_files(&args.nets, args.weights.as_deref(), args.output_scale, &args.out)
+            .map(|report| {
+                let scaled = if args.output_scale == 1.0 {
+                    String::new()
+                } else {
+                    format!(", output layer x {}", args.output_scale)
+                };
+                let verb = if report.nets == 1 {
+                    "scaled 1 net".to_string()
+                } else {
+                    format!("averaged {} nets", report.nets)
+                };
+                show(&format!("{verb} into {}{scaled} (hash {:016x})\n", args.out.display(), report.hash))
+            });
     finish("average-nets", outcome)
 }
 
