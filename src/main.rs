@@ -137,7 +137,7 @@ enum CliCommand {
     /// loss `train --init NET` starts from), reading the data once for all of them.
     NetLoss(cli_learning::NetLossArgs),
     /// Averages nets fine-tuned from one starting net, weight by weight, into one net file
-    /// (a "model soup": docs/nets.md, net 7).
+    /// (a "model soup": docs/nets.md, net 7), or rescales one net's output (--output-scale).
     AverageNets(cli_learning::AverageArgs),
     /// Analyse a position (board, lines as the search deepens) or every game of a PGN file
     /// (annotated PGN, evaluation graph, a summary per game).
