@@ -76,12 +76,12 @@ fn shape(parts: &NetworkParts) -> String {
 /// script). The weights are used as given and the sum is divided by their total last, so equal
 /// or whole-number weights make an exact sum and keep every true tie (with weights of 1/6 each,
 /// `7 x 5 - 14` would come to 3.4999... instead of 3.5).
-fn mean_of<T: Copy + Into<f64>>(
+fn mean_of<T: Copy + Into<f64>, U>(
     lists: &[&[T]],
     weights: &[f64],
     scale: f64,
-    from_f64: impl Fn(f64) -> T,
-) -> Vec<T> {
+    from_f64: impl Fn(f64) -> U,
+) -> Vec<U> {
     let total: f64 = weights.iter().sum();
     (0..lists[0].len())
         .map(|index| {
@@ -137,14 +137,25 @@ fn average(nets: &[NetworkParts], weights: &[f64], output_scale: f64) -> Result<
     let first = nets.first().ok_or(SoupError::Empty)?;
     let lists = |field: fn(&NetworkParts) -> &[i16]| nets.iter().map(field).collect::<Vec<_>>();
     let biases = nets.iter().map(|parts| parts.output_bias.as_slice()).collect::<Vec<_>>();
+    // A weight past i16 saturates, and the net checks refuse it (the limits are far inside
+    // i16); nothing checks an output bias, so one past i32 is refused here, not saturated.
     let to_i16 = |value: f64| value as i16;
+    let output_bias = mean_of(&biases, weights, output_scale, |value| value as i64)
+        .into_iter()
+        .map(i32::try_from)
+        .collect::<Result<Vec<i32>, _>>()
+        .map_err(|_| {
+            SoupError::Scale(format!(
+                "output scale {output_scale} takes an output bias past the 32-bit range"
+            ))
+        })?;
     Ok(NetworkParts {
         arch: first.arch,
         hidden: first.hidden,
         feature_weights: mean_of(&lists(|parts| &parts.feature_weights), weights, 1.0, to_i16),
         feature_bias: mean_of(&lists(|parts| &parts.feature_bias), weights, 1.0, to_i16),
         output_weights: mean_of(&lists(|parts| &parts.output_weights), weights, output_scale, to_i16),
-        output_bias: mean_of(&biases, weights, output_scale, |value| value as i32),
+        output_bias,
     })
 }
 
@@ -311,6 +322,14 @@ mod tests {
         assert_eq!(refused(-1.0, 2), "output scale -1 is not a finite number above 0");
         assert_eq!(refused(f64::NAN, 2), "output scale NaN is not a finite number above 0");
         assert_eq!(refused(1.0, 1), "one net and an output scale of 1: nothing to average or rescale");
+    }
+
+    #[test]
+    fn a_scale_that_takes_an_output_bias_past_32_bits_is_refused_not_saturated() {
+        let mut net = default_network().parts();
+        net.output_bias[0] = 1_000_000;
+        let error = average(std::slice::from_ref(&net), &[1.0], 10_000.0).unwrap_err();
+        assert_eq!(error.to_string(), "output scale 10000 takes an output bias past the 32-bit range");
     }
 
     #[test]
