@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""How far a fine-tune moved a net: the size of NEW - BASE in the feature layer.
+
+Prints the root mean square of the change in the feature weights (quantised units, the file's
+i16s), overall and per input group (own/their piece x role), beside the base weights' own root
+mean square. Both nets must have the same hidden size (a widened net has no base row to compare
+its new neurons with). The layout read is `src/nnue/file.rs`'s: a 44-byte header whose bytes
+20..24 hold the hidden size, then 768 rows of that many i16s.
+
+    tools/net_step.py nets/default.nnue nets/n21L.nnue
+
+A fine-tune's step size is what a soup halves (`patina average-nets`): docs/nets.md compares the
+steps that gained in play with those that did not.
+"""
+import argparse
+import array
+import math
+import struct
+import sys
+
+INPUTS = 768
+HEADER_BYTES = 44
+ROLES = "PNBRQK"
+
+
+def feature_rows(path):
+    """The feature weights of the net at `path`, as `(hidden, flat list of INPUTS x hidden)`."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:8] != b"PATINANN":
+        sys.exit(f"{path}: not a Patina net file (no PATINANN magic)")
+    hidden = struct.unpack_from("<I", data, 20)[0]
+    weights = array.array("h")
+    weights.frombytes(data[HEADER_BYTES : HEADER_BYTES + 2 * INPUTS * hidden])
+    if sys.byteorder != "little":
+        weights.byteswap()
+    return hidden, weights
+
+
+def rms(values):
+    values = list(values)
+    return math.sqrt(sum(v * v for v in values) / len(values))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("base", help="the net the fine-tune started from")
+    parser.add_argument("new", help="the fine-tuned net")
+    args = parser.parse_args()
+    hidden, base = feature_rows(args.base)
+    new_hidden, new = feature_rows(args.new)
+    if hidden != new_hidden:
+        sys.exit(f"hidden sizes differ ({hidden} and {new_hidden}): no step to measure")
+    step = [n - b for n, b in zip(new, base)]
+    for side, name in enumerate(("own", "their")):
+        for r, role in enumerate(ROLES):
+            start = (side * 384 + r * 64) * hidden
+            group = slice(start, start + 64 * hidden)
+            print(f"{name:5} {role}: step {rms(step[group]):6.2f}   base {rms(base[group]):6.2f}")
+    print(f"all      : step {rms(step):6.2f}   base {rms(base):6.2f}")
+
+
+if __name__ == "__main__":
+    main()
