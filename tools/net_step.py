@@ -30,6 +30,8 @@ def feature_rows(path):
     if data[:8] != b"PATINANN":
         sys.exit(f"{path}: not a Patina net file (no PATINANN magic)")
     hidden = struct.unpack_from("<I", data, 20)[0]
+    if len(data) < HEADER_BYTES + 2 * INPUTS * hidden:
+        sys.exit(f"{path}: shorter than its header's {hidden} hidden neurons call for")
     weights = array.array("h")
     weights.frombytes(data[HEADER_BYTES : HEADER_BYTES + 2 * INPUTS * hidden])
     if sys.byteorder != "little":
