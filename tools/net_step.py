@@ -3,8 +3,8 @@
 
 Prints the root mean square of the change in the feature weights (quantised units, the file's
 i16s), overall and per input group (own/their piece x role), beside the base weights' own root
-mean square. Both nets must have the same hidden size (a widened net has no base row to compare
-its new neurons with). The layout read is `src/nnue/file.rs`'s: a 44-byte header whose bytes
+mean square. Both nets must have the same architecture and hidden size (a widened net has no
+base row to compare its new neurons with; a mirrored net's rows stand for other squares). The layout read is `src/nnue/file.rs`'s: a 44-byte header whose bytes
 20..24 hold the hidden size, then 768 rows of that many i16s.
 
     tools/net_step.py nets/default.nnue nets/n21L.nnue
@@ -23,20 +23,32 @@ HEADER_BYTES = 44
 ROLES = "PNBRQK"
 
 
+def fnv1a(data):
+    """FNV-1a 64, the payload hash `src/nnue/file.rs` writes into the header."""
+    value = 0xCBF29CE484222325
+    for byte in data:
+        value = ((value ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return value
+
+
 def feature_rows(path):
-    """The feature weights of the net at `path`, as `(hidden, flat list of INPUTS x hidden)`."""
+    """The feature weights of the net at `path`, as `(architecture, hidden, flat list of INPUTS
+    x hidden)`, after the checks the engine's loader makes that matter here."""
     with open(path, "rb") as f:
         data = f.read()
     if data[:8] != b"PATINANN":
         sys.exit(f"{path}: not a Patina net file (no PATINANN magic)")
-    hidden = struct.unpack_from("<I", data, 20)[0]
-    if len(data) < HEADER_BYTES + 2 * INPUTS * hidden:
-        sys.exit(f"{path}: shorter than its header's {hidden} hidden neurons call for")
+    architecture, inputs, hidden = struct.unpack_from("<III", data, 12)
+    stored_hash = struct.unpack_from("<Q", data, 36)[0]
+    if inputs != INPUTS or len(data) < HEADER_BYTES + 2 * INPUTS * hidden:
+        sys.exit(f"{path}: not {INPUTS} inputs, or shorter than its header's {hidden} hidden neurons call for")
+    if fnv1a(data[HEADER_BYTES:]) != stored_hash:
+        sys.exit(f"{path}: payload hash differs from the header's (a damaged copy)")
     weights = array.array("h")
     weights.frombytes(data[HEADER_BYTES : HEADER_BYTES + 2 * INPUTS * hidden])
     if sys.byteorder != "little":
         weights.byteswap()
-    return hidden, weights
+    return architecture, hidden, weights
 
 
 def rms(values):
@@ -49,10 +61,13 @@ def main():
     parser.add_argument("base", help="the net the fine-tune started from")
     parser.add_argument("new", help="the fine-tuned net")
     args = parser.parse_args()
-    hidden, base = feature_rows(args.base)
-    new_hidden, new = feature_rows(args.new)
-    if hidden != new_hidden:
-        sys.exit(f"hidden sizes differ ({hidden} and {new_hidden}): no step to measure")
+    architecture, hidden, base = feature_rows(args.base)
+    new_architecture, new_hidden, new = feature_rows(args.new)
+    if (architecture, hidden) != (new_architecture, new_hidden):
+        sys.exit(
+            f"architecture {architecture} x {hidden} and {new_architecture} x {new_hidden} differ:"
+            " rows of different shapes or meanings, no step to measure"
+        )
     step = [n - b for n, b in zip(new, base)]
     for side, name in enumerate(("own", "their")):
         for r, role in enumerate(ROLES):
