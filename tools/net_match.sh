@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# One net against another in the same binary (EvalFile on both sides), with fastchess: the
+# matches that decide a net (docs/tests.md). Fixed nodes with SPRT [0, 10] by default, or a
+# clock check at a fixed game count.
+#
+#   tools/net_match.sh NAME CANDIDATE.nnue BASE.nnue            fixed nodes, SPRT, 1,200-game cap
+#   TC=8+0.08 GAMES=200 tools/net_match.sh NAME CAND BASE       clock check, no SPRT
+#
+# Environment: PATINA (binary, default target/release/patina, built if missing), SHARED
+# (default ../shared beside the repo), NODES (default 20000, both sides), TC (a clock such as
+# 8+0.08; replaces NODES and turns SPRT off), GAMES (default 1200; even, games come in pairs
+# with colours reversed), SRAND (the opening shuffle's seed, default 1), CONCURRENCY (default 2).
+# Log, PGN and fastchess config go to target/net_match/NAME-{nodes,TC}.*; every game must end
+# "normal" and the log must be free of warnings, or the script says so and fails.
+set -euo pipefail
+
+if [[ $# -ne 3 ]]; then
+    sed -n '2,14p' "$0" >&2
+    exit 2
+fi
+name=$1 candidate=$2 base=$3
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+shared=${SHARED:-$root/../shared}
+patina=${PATINA:-$root/target/release/patina}
+games=${GAMES:-1200}
+srand=${SRAND:-1}
+concurrency=${CONCURRENCY:-2}
+out="$root/target/net_match"
+mkdir -p "$out"
+
+for net in "$candidate" "$base"; do
+    [[ -f $net ]] || { echo "net_match: no net file $net" >&2; exit 2; }
+done
+if [[ ! -x $patina ]]; then
+    (cd "$root" && cargo build --release)
+fi
+fastchess="$shared/tools/fastchess"
+[[ -x $fastchess ]] || { echo "net_match: no $fastchess" >&2; exit 2; }
+(( games % 2 == 0 && games > 0 )) || { echo "net_match: GAMES must be even and positive" >&2; exit 2; }
+
+if [[ -n ${TC:-} ]]; then
+    limit=(tc="$TC") tag=$TC sprt=()
+else
+    nodes=${NODES:-20000}
+    limit=(tc=inf nodes="$nodes") tag=nodes
+    sprt=(-sprt elo0=0 elo1=10 alpha=0.05 beta=0.05)
+fi
+stem="$out/$name-$tag"
+# fastchess appends to a PGN that exists, which would pool two runs' games under one log.
+[[ ! -e $stem.pgn ]] || { echo "net_match: $stem.pgn exists; pick another NAME" >&2; exit 2; }
+
+"$fastchess" \
+    -engine cmd="$patina" name="$name" option.EvalFile="$(realpath "$candidate")" \
+    -engine cmd="$patina" name=base option.EvalFile="$(realpath "$base")" \
+    -each "${limit[@]}" option.Hash=16 option.Threads=1 \
+    -openings file="$shared/books/noob_3moves.epd" format=epd order=random -srand "$srand" \
+    -rounds $((games / 2)) -repeat -concurrency "$concurrency" "${sprt[@]}" \
+    -pgnout file="$stem.pgn" -config outname="$stem-config.json" | tee "$stem.log"
+
+# What a tester would be told about: anything but a normal end, and fastchess's warnings.
+total=$(grep -c '^\[Termination ' "$stem.pgn" || true)
+normal=$(grep -c '^\[Termination "normal"\]' "$stem.pgn" || true)
+warnings=$(grep -ciE 'warn|illegal|disconnect|timeout|forfeit|crash' "$stem.log" || true)
+echo "net_match: $normal of $total games ended normally; $warnings warning lines (log: $stem.log)"
+[[ $normal -eq $total && $warnings -eq 0 ]] || { echo "net_match: FAILED" >&2; exit 1; }
