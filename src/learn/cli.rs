@@ -5,7 +5,7 @@
 
 use crate::learn::data::{tools, Filter};
 use crate::learn::datagen::{DatagenEvent, DatagenRequest};
-use crate::learn::train::{LossRequest, LrSchedule, TrainRequest, WdlScale};
+use crate::learn::train::{Keep, LossRequest, LrSchedule, TrainRequest, WdlScale};
 use clap::Subcommand;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -293,6 +293,11 @@ pub struct TrainArgs {
     /// symmetric). Written as it was (epoch 0) unless an epoch lowers its validation loss.
     #[arg(long, value_name = "NET.nnue")]
     init: Option<PathBuf>,
+    /// Which epoch's weights to write: `best`, the lowest validation loss; or `last`, the
+    /// final epoch's, the whole step of a long fine-tune (net 8's recipe: docs/nets.md). A
+    /// finished run rerun with the other choice writes it from the checkpoint without training.
+    #[arg(long, value_enum, default_value_t = Keep::Best)]
+    keep: Keep,
 }
 
 /// Runs datagen with Ctrl-C (and SIGTERM) wired to a clean stop; progress goes to stderr.
@@ -442,6 +447,7 @@ pub fn train(args: TrainArgs) -> ExitCode {
         limit: args.data.limit,
         mirror: args.mirror,
         init: args.init,
+        keep: args.keep,
     };
     let outcome = crate::learn::train::run(&request, |event| match event {
         crate::learn::train::TrainEvent::Progress { .. } => eprint!("\rtrain: {event}   "),

@@ -10,8 +10,8 @@
 //! (`model.rs`). A run may start from an earlier net's weights (`--init`) instead of random
 //! ones, widened to a larger size or to mirrored inputs when the run asks for one. After each
 //! epoch: the validation loss, a checkpoint (`checkpoint.rs`) so a killed run resumes, and the
-//! best epoch so far. At the end the best epoch's weights are quantised and written as a net
-//! file the engine loads.
+//! best epoch so far. At the end the best epoch's weights (or the last's, `--keep last`) are
+//! quantised and written as a net file the engine loads.
 //!
 //! `run` reports through a callback (`events.rs`) and never prints; `main.rs` shows the events.
 
@@ -29,7 +29,7 @@ pub use evaluate::{held_out_losses, LossReport, LossRequest, NetLoss};
 pub use events::TrainEvent;
 pub use model::{Features, FloatNet};
 pub use optimizer::LrSchedule;
-pub use request::{TrainRequest, WdlScale};
+pub use request::{Keep, TrainRequest, WdlScale};
 
 use crate::rng::Rng;
 use checkpoint::Checkpoint;
@@ -166,13 +166,27 @@ pub fn run(request: &TrainRequest, mut report: impl FnMut(TrainEvent)) -> Result
             elapsed: started.elapsed(),
         });
     }
-    let network = state.best.quantise().map_err(|e| format!("cannot quantise the net: {e}"))?;
+    let (kept, epoch, validation_loss) = match request.keep {
+        Keep::Best => (&state.best, state.best_epoch, f64::from(state.best_loss)),
+        Keep::Last => {
+            // The checkpoint keeps the best loss only, so the last epoch's is measured again
+            // (on the training positions when none are held out, as the epochs report).
+            let scored: Vec<Sample> = if validation.is_empty() {
+                data.train.iter().map(|record| (record, false)).collect()
+            } else {
+                validation
+            };
+            let loss = parallel_loss(&state.net, &scored, &settings, request.threads, &mut []);
+            (&state.net, state.epochs_done, loss)
+        }
+    };
+    let network = kept.quantise().map_err(|e| format!("cannot quantise the net: {e}"))?;
     std::fs::write(&request.out, network.to_bytes())
         .map_err(|e| format!("cannot write {}: {e}", request.out.display()))?;
     report(TrainEvent::Written {
         path: request.out.clone(),
-        epoch: state.best_epoch,
-        validation_loss: f64::from(state.best_loss),
+        epoch,
+        validation_loss,
         hash: network.hash(),
     });
     Ok(request.out.clone())

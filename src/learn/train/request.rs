@@ -53,6 +53,19 @@ pub struct TrainRequest {
     /// A net file to start from instead of random weights (fine-tuning an earlier net on new
     /// data); its architecture and size must be the ones asked for.
     pub init: Option<PathBuf>,
+    /// Which epoch's weights are written. Not part of the checkpoint's fingerprint: a finished
+    /// run rerun with the other choice writes that one without training again.
+    pub keep: Keep,
+}
+
+/// Which epoch's weights `patina train` writes at the end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Keep {
+    /// The epoch with the lowest validation loss (or the `--init` net, if none beat it).
+    Best,
+    /// The last epoch's, whatever its validation loss: a long fine-tune's full step, which
+    /// matches have preferred where the held-out loss had stopped falling (docs/nets.md, net 8).
+    Last,
 }
 
 /// The target's scale: fixed, or the one at which the data's scores best predict its results.

@@ -84,6 +84,7 @@ fn request(dir: &std::path::Path, arch: Architecture, hidden: usize) -> TrainReq
         limit: None,
         mirror: false,
         init: None,
+        keep: Keep::Best,
     }
 }
 
@@ -187,6 +188,19 @@ fn fit_and_compare(arch: Architecture, hidden: usize, adjust: impl Fn(&mut Train
     run(&request, |event| epochs_run += matches!(event, TrainEvent::Epoch { .. }) as u32).unwrap();
     assert_eq!(epochs_run, 0);
     assert_eq!(Network::load(&out).unwrap(), engine);
+
+    // Rerun asking for the last epoch instead: still no training, and the net written is the
+    // checkpoint's final weights, reported as the last epoch's.
+    let last = TrainRequest { keep: Keep::Last, ..request.clone() };
+    let (mut epochs_run, mut written_epoch) = (0, None);
+    run(&last, |event| match event {
+        TrainEvent::Epoch { .. } => epochs_run += 1,
+        TrainEvent::Written { epoch, .. } => written_epoch = Some(epoch),
+        _ => {}
+    })
+    .unwrap();
+    assert_eq!((epochs_run, written_epoch), (0, Some(request.epochs)));
+    assert_eq!(Network::load(&out).unwrap(), state.net.quantise().unwrap());
     std::fs::remove_dir_all(&dir).unwrap();
     request
 }
