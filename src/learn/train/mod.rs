@@ -183,12 +183,7 @@ pub fn run(request: &TrainRequest, mut report: impl FnMut(TrainEvent)) -> Result
     let network = kept.quantise().map_err(|e| format!("cannot quantise the net: {e}"))?;
     std::fs::write(&request.out, network.to_bytes())
         .map_err(|e| format!("cannot write {}: {e}", request.out.display()))?;
-    report(TrainEvent::Written {
-        path: request.out.clone(),
-        epoch,
-        validation_loss,
-        hash: network.hash(),
-    });
+    report(TrainEvent::Written { path: request.out.clone(), epoch, validation_loss, hash: network.hash() });
     Ok(request.out.clone())
 }
 
