@@ -18,4 +18,8 @@ python3 -c 'import chess' 2>/dev/null || { echo "$tool: needs python-chess: pip 
 [[ -x $opponent ]] || { echo "$tool: no $opponent: apt-get install stockfish" >&2; exit 2; }
 
 seed_args=()
-[[ -n ${SEED:-} ]] && seed_args=(--seed "$SEED")
+# An `if`, not `[[ ]] &&`: as the file's last command a false test would be `source`'s status,
+# and the callers' `set -e` would end them silently whenever SEED is unset.
+if [[ -n ${SEED:-} ]]; then
+    seed_args=(--seed "$SEED")
+fi
