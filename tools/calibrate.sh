@@ -30,6 +30,7 @@ for elo in "${elos[@]}"; do
     [[ $elo =~ ^[1-9][0-9]*(:[1-9][0-9]*)?$ ]] || { echo "calibrate: not an Elo or ELO:LEVEL: '$elo'" >&2; exit 2; }
 done
 tool=calibrate
+needs=(python-chess opponent)
 # shellcheck source=tools/match-setup.sh
 source "$(dirname "$0")/match-setup.sh"
 

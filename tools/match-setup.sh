@@ -1,7 +1,9 @@
-# Sourced by the match scripts (soak.sh, calibrate.sh) after they set `tool` (their name, for
-# messages) and `tc` and before they play: the paths every one of them needs, the checks that
-# it can run, and the optional --seed. Sets root, shared, patina, opponent, out
-# (target/$tool/, created) and seed_args; builds Patina when PATINA names no binary yet.
+# Sourced by the match scripts (soak.sh, calibrate.sh, net_match.sh) after they set `tool`
+# (their name, for messages) and `needs` (what they play with: any of python-chess, for
+# match.py; opponent, Stockfish or OPPONENT; fastchess) and before they play: the paths every
+# one of them needs, the checks that it can run, and the optional --seed. Sets root, shared,
+# patina, opponent, fastchess, out (target/$tool/, created) and seed_args (match.py's --seed);
+# builds Patina when PATINA names no binary yet.
 # Environment: PATINA, OPPONENT, SHARED and SEED, as each script's header describes.
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -14,8 +16,15 @@ mkdir -p "$out"
 if [[ ! -x $patina ]]; then
     (cd "$root" && cargo build --release)
 fi
-python3 -c 'import chess' 2>/dev/null || { echo "$tool: needs python-chess: pip install chess" >&2; exit 2; }
-[[ -x $opponent ]] || { echo "$tool: no $opponent: apt-get install stockfish" >&2; exit 2; }
+fastchess="$shared/tools/fastchess"
+for need in "${needs[@]}"; do
+    case $need in
+        python-chess) python3 -c 'import chess' 2>/dev/null || { echo "$tool: needs python-chess: pip install chess" >&2; exit 2; } ;;
+        opponent) [[ -x $opponent ]] || { echo "$tool: no $opponent: apt-get install stockfish" >&2; exit 2; } ;;
+        fastchess) [[ -x $fastchess ]] || { echo "$tool: no $fastchess" >&2; exit 2; } ;;
+        *) echo "match-setup: unknown need $need" >&2; exit 2 ;;
+    esac
+done
 
 seed_args=()
 # An `if`, not `[[ ]] &&`: as the file's last command a false test would be `source`'s status,

@@ -19,24 +19,17 @@ if [[ $# -ne 3 ]]; then
     exit 2
 fi
 name=$1 candidate=$2 base=$3
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-shared=${SHARED:-$root/../shared}
-patina=${PATINA:-$root/target/release/patina}
 games=${GAMES:-1200}
 srand=${SRAND:-1}
 concurrency=${CONCURRENCY:-2}
-out="$root/target/net_match"
-mkdir -p "$out"
-
 for net in "$candidate" "$base"; do
     [[ -f $net ]] || { echo "net_match: no net file $net" >&2; exit 2; }
 done
-if [[ ! -x $patina ]]; then
-    (cd "$root" && cargo build --release)
-fi
-fastchess="$shared/tools/fastchess"
-[[ -x $fastchess ]] || { echo "net_match: no $fastchess" >&2; exit 2; }
 (( games % 2 == 0 && games > 0 )) || { echo "net_match: GAMES must be even and positive" >&2; exit 2; }
+tool=net_match
+needs=(fastchess)
+# shellcheck source=tools/match-setup.sh
+source "$(dirname "$0")/match-setup.sh"
 
 if [[ -n ${TC:-} ]]; then
     limit=(tc="$TC") tag=$TC sprt=()

@@ -16,6 +16,7 @@ games=${1:-1000}
 threads=${2:-1}
 tc=${TC:-1+0.01}
 tool=soak
+needs=(python-chess opponent)
 # shellcheck source=tools/match-setup.sh
 source "$(dirname "$0")/match-setup.sh"
 
