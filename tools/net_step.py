@@ -4,8 +4,9 @@
 Prints the root mean square of the change in the feature weights (quantised units, the file's
 i16s), overall and per input group (own/their piece x role), beside the base weights' own root
 mean square. Both nets must have the same architecture and hidden size (a widened net has no
-base row to compare its new neurons with; a mirrored net's rows stand for other squares). The layout read is `src/nnue/file.rs`'s: a 44-byte header whose bytes
-20..24 hold the hidden size, then 768 rows of that many i16s.
+base row to compare its new neurons with; a mirrored net's rows stand for other squares). The
+layout read is `src/nnue/file.rs`'s: a 44-byte header (architecture, inputs and hidden size at
+bytes 12..24, the payload's FNV-1a hash at 36..44), then 768 rows of that many i16s.
 
     tools/net_step.py nets/default.nnue nets/n21L.nnue
 
