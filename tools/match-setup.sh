@@ -1,4 +1,4 @@
-# Sourced by the match scripts (soak.sh, calibrate.sh, net_match.sh) after they set `tool`
+# Sourced by the match scripts (soak.sh, calibrate.sh, net_match.sh, ladder.sh) after they set `tool`
 # (their name, for messages) and `needs` (what they play with: any of python-chess, for
 # match.py; opponent, Stockfish or OPPONENT; fastchess) and before they play: the paths every
 # one of them needs, the checks that it can run, and the optional --seed. Sets root, shared,

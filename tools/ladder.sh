@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Issue 34's ladder rows: Patina against a reference engine at 10+0.1, one thread, Hash 64, 200
+# games with colours reversed in pairs, with fastchess (docs/tests.md logs each row).
+#
+#   tools/ladder.sh ethereal       Ethereal 12 (/usr/games/ethereal-chess)
+#   tools/ladder.sh stockfish      Stockfish 15.1 at full strength (/usr/games/stockfish)
+#   tools/ladder.sh sf2400         Stockfish 15.1 with UCI_LimitStrength and UCI_Elo 2400
+#   RESUME=1 tools/ladder.sh ROW   carry on a stopped run from its fastchess config
+#
+# Environment: PATINA (binary, default target/release/patina, built if missing), SHARED
+# (default ../shared beside the repo), NAME (the run's file stem, default the row's name), GAMES
+# (default 200, even), TC (default 10+0.1), SRAND (the opening shuffle's seed, default 1),
+# CONCURRENCY (default 2). Reference engines: apt-get install stockfish ethereal-chess.
+# Log, PGN (with each move's clock) and fastchess config go to target/ladder/NAME.*. The run
+# fails if a game ends other than normally or a fastchess warning names Patina; warnings that
+# name the opponent (a limited Stockfish plays off its PV by design) are counted, not failed.
+set -euo pipefail
+
+if [[ $# -ne 1 ]]; then
+    sed -n '2,17p' "$0" >&2
+    exit 2
+fi
+row=$1
+case $row in
+    ethereal) opponent_cmd=/usr/games/ethereal-chess opponent_options=() ;;
+    stockfish) opponent_cmd=/usr/games/stockfish opponent_options=() ;;
+    sf2400)
+        opponent_cmd=/usr/games/stockfish
+        opponent_options=(option.UCI_LimitStrength=true option.UCI_Elo=2400)
+        ;;
+    *) echo "ladder: unknown row $row (ethereal, stockfish or sf2400)" >&2; exit 2 ;;
+esac
+[[ -x $opponent_cmd ]] || { echo "ladder: no $opponent_cmd: apt-get install stockfish ethereal-chess" >&2; exit 2; }
+games=${GAMES:-200}
+(( games % 2 == 0 && games > 0 )) || { echo "ladder: GAMES must be even and positive" >&2; exit 2; }
+tool=ladder
+needs=(fastchess)
+# shellcheck source=tools/match-setup.sh
+source "$(dirname "$0")/match-setup.sh"
+
+stem="$out/${NAME:-$row}"
+if [[ -n ${RESUME:-} ]]; then
+    [[ -f $stem-config.json ]] || { echo "ladder: no $stem-config.json to resume" >&2; exit 2; }
+    # fastchess appends to the PGN and restarts its count from the saved games; keep each log.
+    "$fastchess" -config file="$stem-config.json" | tee -a "$stem.log"
+else
+    # fastchess appends to a PGN that exists, which would pool two runs' games under one log.
+    [[ ! -e $stem.pgn ]] || { echo "ladder: $stem.pgn exists; set NAME, or RESUME=1" >&2; exit 2; }
+    "$fastchess" \
+        -engine cmd="$patina" name=patina \
+        -engine cmd="$opponent_cmd" name="$row" "${opponent_options[@]}" \
+        -each tc="${TC:-10+0.1}" option.Hash=64 option.Threads=1 \
+        -openings file="$shared/books/noob_3moves.epd" format=epd order=random -srand "${SRAND:-1}" \
+        -rounds $((games / 2)) -repeat -concurrency "${CONCURRENCY:-2}" \
+        -pgnout file="$stem.pgn" timeleft=true -config outname="$stem-config.json" | tee "$stem.log"
+fi
+
+total=$(grep -c '^\[Termination ' "$stem.pgn" || true)
+normal=$(grep -c '^\[Termination "normal"\]' "$stem.pgn" || true)
+ours=$(grep -ciE '(warn|illegal|disconnect|timeout|forfeit|crash).* patina\b' "$stem.log" || true)
+theirs=$(grep -ciE '(warn|illegal|disconnect|timeout|forfeit|crash).* '"$row"'\b' "$stem.log" || true)
+echo "ladder: $normal of $total games ended normally; $ours warning lines name patina, $theirs name $row (log: $stem.log)"
+[[ $normal -eq $total && $ours -eq 0 ]] || { echo "ladder: FAILED" >&2; exit 1; }
