@@ -57,7 +57,9 @@ fi
 
 total=$(grep -c '^\[Termination ' "$stem.pgn" || true)
 normal=$(grep -c '^\[Termination "normal"\]' "$stem.pgn" || true)
-ours=$(grep -ciE '(warn|illegal|disconnect|timeout|forfeit|crash).* patina\b' "$stem.log" || true)
-theirs=$(grep -ciE '(warn|illegal|disconnect|timeout|forfeit|crash).* '"$row"'\b' "$stem.log" || true)
+# A trouble line names its engine before or after the word ("Engine patina crashed", "... from sf2400").
+trouble=$(grep -iE 'warn|illegal|disconnect|timeout|forfeit|crash' "$stem.log" || true)
+ours=$(grep -ciw patina <<<"$trouble" || true)
+theirs=$(grep -ciw "$row" <<<"$trouble" || true)
 echo "ladder: $normal of $total games ended normally; $ours warning lines name patina, $theirs name $row (log: $stem.log)"
 [[ $normal -eq $total && $ours -eq 0 ]] || { echo "ladder: FAILED" >&2; exit 1; }
