@@ -32,11 +32,11 @@ case $row in
 esac
 [[ -x $opponent_cmd ]] || { echo "ladder: no $opponent_cmd: apt-get install stockfish ethereal-chess" >&2; exit 2; }
 games=${GAMES:-200}
-(( games % 2 == 0 && games > 0 )) || { echo "ladder: GAMES must be even and positive" >&2; exit 2; }
 tool=ladder
 needs=(fastchess)
 # shellcheck source=tools/match-setup.sh
 source "$(dirname "$0")/match-setup.sh"
+require_game_pairs "$games"
 
 stem="$out/${NAME:-$row}"
 if [[ -n ${RESUME:-} ]]; then
@@ -44,8 +44,7 @@ if [[ -n ${RESUME:-} ]]; then
     # fastchess appends to the PGN and restarts its count from the saved games; keep each log.
     "$fastchess" -config file="$stem-config.json" | tee -a "$stem.log"
 else
-    # fastchess appends to a PGN that exists, which would pool two runs' games under one log.
-    [[ ! -e $stem.pgn ]] || { echo "ladder: $stem.pgn exists; set NAME, or RESUME=1" >&2; exit 2; }
+    refuse_existing_pgn "$stem.pgn" "set NAME, or RESUME=1"
     "$fastchess" \
         -engine cmd="$patina" name=patina \
         -engine cmd="$opponent_cmd" name="$row" "${opponent_options[@]}" \
@@ -55,10 +54,9 @@ else
         -pgnout file="$stem.pgn" timeleft=true -config outname="$stem-config.json" | tee "$stem.log"
 fi
 
-total=$(grep -c '^\[Termination ' "$stem.pgn" || true)
-normal=$(grep -c '^\[Termination "normal"\]' "$stem.pgn" || true)
+count_endings "$stem.pgn"
 # A trouble line names its engine before or after the word ("Engine patina crashed", "... from sf2400").
-trouble=$(grep -iE 'warn|illegal|disconnect|timeout|forfeit|crash' "$stem.log" || true)
+trouble=$(trouble_lines "$stem.log")
 ours=$(grep -ciw patina <<<"$trouble" || true)
 theirs=$(grep -ciw "$row" <<<"$trouble" || true)
 echo "ladder: $normal of $total games ended normally; $ours warning lines name patina, $theirs name $row (log: $stem.log)"

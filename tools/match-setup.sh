@@ -3,7 +3,8 @@
 # match.py; opponent, Stockfish or OPPONENT; fastchess) and before they play: the paths every
 # one of them needs, the checks that it can run, and the optional --seed. Sets root, shared,
 # patina, opponent, fastchess, out (target/$tool/, created) and seed_args (match.py's --seed);
-# builds Patina when PATINA names no binary yet.
+# builds Patina when PATINA names no binary yet. The fastchess scripts' shared checks are the
+# functions at the end.
 # Environment: PATINA, OPPONENT, SHARED and SEED, as each script's header describes.
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -32,3 +33,24 @@ seed_args=()
 if [[ -n ${SEED:-} ]]; then
     seed_args=(--seed "$SEED")
 fi
+
+# GAMES for fastchess's -repeat: pairs of games with colours reversed.
+require_game_pairs() {
+    (( $1 % 2 == 0 && $1 > 0 )) || { echo "$tool: GAMES must be even and positive" >&2; exit 2; }
+}
+
+# fastchess appends to a PGN that exists, which would pool two runs' games under one log.
+refuse_existing_pgn() {
+    [[ ! -e $1 ]] || { echo "$tool: $1 exists; $2" >&2; exit 2; }
+}
+
+# Sets total and normal: the PGN's games, and those whose Termination is "normal".
+count_endings() {
+    total=$(grep -c '^\[Termination ' "$1" || true)
+    normal=$(grep -c '^\[Termination "normal"\]' "$1" || true)
+}
+
+# The log lines a tester would be told about: fastchess's warnings and abnormal ends.
+trouble_lines() {
+    grep -iE 'warn|illegal|disconnect|timeout|forfeit|crash' "$1" || true
+}

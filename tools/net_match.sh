@@ -25,11 +25,11 @@ concurrency=${CONCURRENCY:-2}
 for net in "$candidate" "$base"; do
     [[ -f $net ]] || { echo "net_match: no net file $net" >&2; exit 2; }
 done
-(( games % 2 == 0 && games > 0 )) || { echo "net_match: GAMES must be even and positive" >&2; exit 2; }
 tool=net_match
 needs=(fastchess)
 # shellcheck source=tools/match-setup.sh
 source "$(dirname "$0")/match-setup.sh"
+require_game_pairs "$games"
 
 if [[ -n ${TC:-} ]]; then
     limit=(tc="$TC") tag=$TC sprt=()
@@ -39,8 +39,7 @@ else
     sprt=(-sprt elo0=0 elo1=10 alpha=0.05 beta=0.05)
 fi
 stem="$out/$name-$tag"
-# fastchess appends to a PGN that exists, which would pool two runs' games under one log.
-[[ ! -e $stem.pgn ]] || { echo "net_match: $stem.pgn exists; pick another NAME" >&2; exit 2; }
+refuse_existing_pgn "$stem.pgn" "pick another NAME"
 
 "$fastchess" \
     -engine cmd="$patina" name="$name" option.EvalFile="$(realpath "$candidate")" \
@@ -50,9 +49,7 @@ stem="$out/$name-$tag"
     -rounds $((games / 2)) -repeat -concurrency "$concurrency" "${sprt[@]}" \
     -pgnout file="$stem.pgn" -config outname="$stem-config.json" | tee "$stem.log"
 
-# What a tester would be told about: anything but a normal end, and fastchess's warnings.
-total=$(grep -c '^\[Termination ' "$stem.pgn" || true)
-normal=$(grep -c '^\[Termination "normal"\]' "$stem.pgn" || true)
-warnings=$(grep -ciE 'warn|illegal|disconnect|timeout|forfeit|crash' "$stem.log" || true)
+count_endings "$stem.pgn"
+warnings=$(trouble_lines "$stem.log" | grep -c . || true)
 echo "net_match: $normal of $total games ended normally; $warnings warning lines (log: $stem.log)"
 [[ $normal -eq $total && $warnings -eq 0 ]] || { echo "net_match: FAILED" >&2; exit 1; }
