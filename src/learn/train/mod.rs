@@ -100,6 +100,8 @@ pub fn run(request: &TrainRequest, mut report: impl FnMut(TrainEvent)) -> Result
     let batches_per_epoch = epoch_size.div_ceil(request.batch) as u64;
     let total_steps = batches_per_epoch * u64::from(request.epochs);
     let mut gradient = vec![0.0f32; state.net.params.len()];
+    // The last epoch's loss for `--keep last`; None when the checkpoint had every epoch done.
+    let mut last_loss = None;
     for epoch in state.epochs_done + 1..=request.epochs {
         let started = Instant::now();
         let mut order: Vec<u32> = (0..epoch_size as u32).collect();
@@ -154,6 +156,7 @@ pub fn run(request: &TrainRequest, mut report: impl FnMut(TrainEvent)) -> Result
             state.best = state.net.clone();
         }
         state.epochs_done = epoch;
+        last_loss = Some(validation_loss);
         state
             .save(&checkpoint_path)
             .map_err(|e| format!("cannot write {}: {e}", checkpoint_path.display()))?;
@@ -169,14 +172,17 @@ pub fn run(request: &TrainRequest, mut report: impl FnMut(TrainEvent)) -> Result
     let (kept, epoch, validation_loss) = match request.keep {
         Keep::Best => (&state.best, state.best_epoch, f64::from(state.best_loss)),
         Keep::Last => {
-            // The checkpoint keeps the best loss only, so the last epoch's is measured again
-            // (on the training positions when none are held out, as the epochs report).
-            let scored: Vec<Sample> = if validation.is_empty() {
-                data.train.iter().map(|record| (record, false)).collect()
-            } else {
-                validation
-            };
-            let loss = parallel_loss(&state.net, &scored, &settings, request.threads, &mut []);
+            // A rerun that trained nothing has only the checkpoint, which keeps the best loss:
+            // the last epoch's is measured again (on the training positions when none are
+            // held out).
+            let loss = last_loss.unwrap_or_else(|| {
+                let scored: Vec<Sample> = if validation.is_empty() {
+                    data.train.iter().map(|record| (record, false)).collect()
+                } else {
+                    validation
+                };
+                parallel_loss(&state.net, &scored, &settings, request.threads, &mut [])
+            });
             (&state.net, state.epochs_done, loss)
         }
     };
