@@ -26,11 +26,13 @@ use std::sync::Arc;
 
 mod quiescence;
 mod report;
+mod root;
+mod selective;
 mod stagger;
 #[cfg(test)]
 mod tests;
 
-use stagger::helper_skips_depth;
+use selective::Singularity;
 
 /// A root move with its latest score and line.
 #[derive(Debug, Clone)]
@@ -160,164 +162,6 @@ impl<'a> Worker<'a> {
 
     fn is_main(&self) -> bool {
         self.id == 0
-    }
-
-    /// Iterative deepening until a limit or the stop flag ends it.
-    pub fn iterative_deepening(&mut self) {
-        let limits = self.shared.limits;
-        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-        let lines = limits.multipv.clamp(1, self.root_moves.len().max(1));
-        self.history.reset_killers();
-        for depth in 1..=max_depth {
-            if helper_skips_depth(self.id, depth) && depth < max_depth {
-                continue;
-            }
-            let previous_best = self.root_moves[0].mv;
-            for root_move in &mut self.root_moves {
-                root_move.previous_score = root_move.score;
-                root_move.score = -INFINITY;
-                root_move.nodes = 0;
-            }
-            for pv_index in 0..lines {
-                self.pv_index = pv_index;
-                self.seldepth = 0;
-                self.aspiration_search(depth);
-                self.sort_root_moves(pv_index);
-                // A later line can outscore an earlier one (the table changed in between, or
-                // another thread filled it): MultiPV lines are reported best first.
-                self.root_moves[..=pv_index].sort_by_key(|rm| std::cmp::Reverse(rm.score));
-                if self.stopped {
-                    break;
-                }
-            }
-            if self.stopped {
-                break;
-            }
-            self.completed_depth = depth;
-            if self.is_main() {
-                self.record_lines(lines);
-                self.report_lines(depth, lines);
-                let best = &self.root_moves[0];
-                self.time_manager.update(IterationSummary {
-                    depth,
-                    best_move_changed: best.mv != previous_best,
-                    best_score: best.score,
-                    best_move_nodes: best.nodes,
-                    iteration_nodes: self.root_moves.iter().map(|rm| rm.nodes).sum(),
-                    root_moves: self.root_moves.len(),
-                });
-                if self.should_stop_after_iteration() {
-                    break;
-                }
-            }
-        }
-        self.publish_nodes();
-    }
-
-    /// Step 0. Search the root in a narrow window around the last score, widening on failure.
-    fn aspiration_search(&mut self, depth: i32) {
-        self.root_depth = depth;
-        let previous = self.root_moves[self.pv_index].previous_score;
-        let mut delta = self.params().aspiration_delta;
-        let (mut alpha, mut beta) =
-            if depth >= self.params().aspiration_min_depth && previous.abs() < MATE_BOUND {
-                (previous - delta, previous + delta)
-            } else {
-                (-INFINITY, INFINITY)
-            };
-        loop {
-            let score = self.search_root(depth, alpha, beta);
-            if self.stopped {
-                return;
-            }
-            let bound = if score <= alpha {
-                beta = (alpha + beta) / 2;
-                alpha = (score - delta).max(-INFINITY);
-                ScoreBound::Upper
-            } else if score >= beta {
-                beta = (score + delta).min(INFINITY);
-                ScoreBound::Lower
-            } else {
-                return;
-            };
-            self.root_moves[self.pv_index].bound = bound;
-            // With several lines only whole iterations are reported, so the lines shown are
-            // always one sorted set.
-            let single_line = self.shared.limits.multipv <= 1;
-            if self.is_main()
-                && single_line
-                && self.shared.control.search_elapsed().as_millis() > BOUND_REPORT_AFTER_MS
-            {
-                self.sort_root_moves(self.pv_index);
-                self.report_line(depth, self.pv_index, bound);
-            }
-            delta += delta / 2;
-        }
-    }
-
-    /// Searches root moves `pv_index..` (earlier ones belong to better MultiPV lines).
-    fn search_root(&mut self, depth: i32, mut alpha: i32, beta: i32) -> i32 {
-        self.pv_length[0] = 0;
-        // The root's static eval, for `improving` two plies down.
-        self.eval_stack[0] = if self.pos.is_check() {
-            -INFINITY
-        } else {
-            let raw = self.static_eval();
-            self.corrected(raw, Slots::of(self.pos.chess()))
-        };
-        self.history.clear_killers(1);
-        let side = self.pos.turn();
-        let mut best_score = -INFINITY;
-        for index in self.pv_index..self.root_moves.len() {
-            let mv = self.root_moves[index].mv;
-            self.move_stack[0] = Some(mv);
-            self.moved[0] = Some(PieceTo::of(side, mv));
-            self.double_extensions[1] = 0;
-            let nodes_before = self.nodes;
-            self.make_move(mv);
-            self.nodes += 1;
-            let score = if index == self.pv_index {
-                -self.negamax(depth - 1, -beta, -alpha, 1, false)
-            } else {
-                let mut score = -self.negamax(depth - 1, -alpha - 1, -alpha, 1, true);
-                if score > alpha && !self.stopped {
-                    score = -self.negamax(depth - 1, -beta, -alpha, 1, false);
-                }
-                score
-            };
-            self.pos.unmake();
-            self.root_moves[index].nodes += self.nodes - nodes_before;
-            if self.stopped {
-                return best_score;
-            }
-            let root_move = &mut self.root_moves[index];
-            if index == self.pv_index || score > alpha {
-                root_move.score = score;
-                root_move.bound = ScoreBound::Exact;
-                root_move.pv.clear();
-                root_move.pv.push(mv);
-                root_move.pv.extend(self.pv_table[1][1..self.pv_length[1]].iter().flatten());
-                mate_line::complete(
-                    self.pos.chess(),
-                    self.pos.repeatable_keys(),
-                    &mut root_move.pv,
-                    score,
-                    self.shared.tt,
-                );
-            }
-            best_score = best_score.max(score);
-            if score > alpha {
-                alpha = score;
-                if score >= beta {
-                    break;
-                }
-            }
-        }
-        best_score
-    }
-
-    fn sort_root_moves(&mut self, from: usize) {
-        self.root_moves[from..].sort_by_key(|rm| std::cmp::Reverse((rm.score, rm.previous_score)));
     }
 
     /// The principal-variation search recipe. With `excluded[ply]` set it is the singular test
@@ -700,120 +544,6 @@ impl<'a> Worker<'a> {
         best_score
     }
 
-    /// ProbCut's search (see step 6b): captures that win enough by exchange are tried in
-    /// quiescence, then confirmed `probcut_reduction` plies shallower. A confirmed score is
-    /// stored and returned.
-    #[allow(clippy::too_many_arguments)]
-    fn probcut(
-        &mut self,
-        depth: i32,
-        probcut_beta: i32,
-        pruning_eval: i32,
-        raw_eval: i32,
-        hit: Option<TtHit>,
-        ply: usize,
-        cut_node: bool,
-    ) -> Option<i32> {
-        let moves = tactical_moves(self.pos.chess());
-        let tt_move = hit.and_then(|hit| decode_move(hit.packed_move, &moves));
-        let side = self.pos.turn();
-        let mut picker = MovePicker::new(moves, OrderingHints { tt_move, ..OrderingHints::default() });
-        let threshold = probcut_beta - pruning_eval;
-        while let Some(mv) = picker.next_move(self.pos.chess(), |mv| self.history.capture(side, mv) / 2) {
-            if !see_ge(self.pos.chess(), mv, threshold) {
-                continue;
-            }
-            self.move_stack[ply] = Some(mv);
-            self.moved[ply] = Some(PieceTo::of(side, mv));
-            self.double_extensions[ply + 1] = self.double_extensions[ply];
-            self.make_move(mv);
-            let mut score = -self.quiescence(-probcut_beta, -probcut_beta + 1, ply + 1);
-            if score >= probcut_beta && !self.stopped {
-                score = -self.negamax(
-                    depth - self.params().probcut_reduction,
-                    -probcut_beta,
-                    -probcut_beta + 1,
-                    ply + 1,
-                    !cut_node,
-                );
-            }
-            self.pos.unmake();
-            if self.stopped {
-                return None;
-            }
-            if score >= probcut_beta {
-                let key = self.pos.key();
-                self.store(
-                    key,
-                    Some(mv),
-                    score,
-                    Some(raw_eval),
-                    depth - self.params().probcut_reduction + 1,
-                    Bound::Lower,
-                    ply,
-                );
-                return Some(score);
-            }
-        }
-        None
-    }
-
-    /// The late-move reduction of a quiet searched as the `move_number`th at `depth`, before
-    /// the node-type and move-hint terms: the table's, a ply more when not improving, and up
-    /// to `lmr_history_clamp` plies less (or more) by its history. Pruning reads it too.
-    fn quiet_reduction(&self, depth: i32, move_number: usize, improving: bool, history: i32) -> i32 {
-        let params = self.params();
-        params.lmr(depth, move_number) - 1 + !improving as i32
-            - (history / params.lmr_history_divisor)
-                .clamp(-params.lmr_history_clamp, params.lmr_history_clamp)
-    }
-
-    /// Whether the table move of a node may be tested for singularity: deep enough, the entry a
-    /// lower bound from nearly as deep with a score that is no mate or tablebase win, and not so
-    /// far from the root that extensions could run away.
-    fn is_singular_candidate(&self, hit: TtHit, depth: i32, ply: usize) -> bool {
-        depth >= self.params().se_min_depth
-            && matches!(hit.bound, Bound::Lower | Bound::Exact)
-            && hit.depth >= depth - self.params().se_tt_depth_margin
-            && score_from_tt(hit.score, ply).abs() < TB_WIN_BOUND
-            && (ply as i32) < 2 * self.root_depth
-    }
-
-    /// Searches the node at `ply` without the table move `mv`, at half depth and against a
-    /// window below the table's score. Every other move failing low there makes `mv` singular:
-    /// extend it (by two when far below, a few times per line at most). Another move beating
-    /// beta too means the node fails high whatever `mv` is worth (multi-cut). Otherwise, when
-    /// the table already expects a cut, `mv` is not the only good move and is searched a ply
-    /// shallower.
-    #[allow(clippy::too_many_arguments)]
-    fn singular_test(
-        &mut self,
-        mv: Move,
-        tt_score: i32,
-        depth: i32,
-        beta: i32,
-        ply: usize,
-        pv_node: bool,
-        cut_node: bool,
-    ) -> Singularity {
-        let singular_beta = tt_score - self.params().se_margin_per_depth * depth;
-        self.excluded[ply] = Some(mv);
-        let score = self.negamax((depth - 1) / 2, singular_beta - 1, singular_beta, ply, cut_node);
-        self.excluded[ply] = None;
-        if score < singular_beta {
-            let doubled = !pv_node
-                && score < singular_beta - self.params().se_double_margin
-                && self.double_extensions[ply] < SE_MAX_DOUBLE_EXTENSIONS;
-            Singularity::Extend(if doubled { 2 } else { 1 })
-        } else if singular_beta >= beta {
-            Singularity::MultiCut(singular_beta)
-        } else if tt_score >= beta {
-            Singularity::Extend(-1)
-        } else {
-            Singularity::Extend(0)
-        }
-    }
-
     /// Records a node's result in the shared table (mate scores made node-relative; no static
     /// eval is stored for positions in check).
     #[allow(clippy::too_many_arguments)]
@@ -977,33 +707,6 @@ impl<'a> Worker<'a> {
             Outcome::Draw => (DRAW, Bound::Exact),
         })
     }
-
-    /// Called by the main worker after each iteration: should we begin another?
-    fn should_stop_after_iteration(&self) -> bool {
-        let control = self.shared.control;
-        if control.is_stopped() {
-            return true;
-        }
-        if let (Some(moves), Score::Mate(found)) =
-            (self.shared.limits.mate_in_moves, Score::from_internal(self.root_moves[0].score))
-        {
-            if found > 0 && found <= moves {
-                return true;
-            }
-        }
-        if self.shared.limits.soft_nodes.is_some_and(|soft| self.total_nodes().max(self.nodes) >= soft) {
-            return true;
-        }
-        self.time_manager.should_stop(control.clock())
-    }
-}
-
-/// What the singular test says about a node's table move.
-enum Singularity {
-    /// Search it this many plies deeper (negative: shallower).
-    Extend(i32),
-    /// Other moves beat beta too: the node fails high with this score.
-    MultiCut(i32),
 }
 
 /// Whether quiescence looks at `mv` outside check: one `tactical_moves` yields.
