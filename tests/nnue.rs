@@ -171,8 +171,12 @@ fn bad_net_files_are_refused_and_the_net_is_kept() {
     flipped[1000] ^= 0x10;
     std::fs::write(&corrupt, &flipped).unwrap();
     let other_size = dir.join("other.nnue");
+    // A header naming another hidden size than the payload holds.
     let mut header = builtin.clone();
-    header[20..24].copy_from_slice(&256u32.to_le_bytes());
+    let builtin_hidden = u32::from_le_bytes(builtin[20..24].try_into().unwrap());
+    let other_hidden: u32 = if builtin_hidden == 256 { 128 } else { 256 };
+    header[20..24].copy_from_slice(&other_hidden.to_le_bytes());
+    let other_size_reason = format!("768 -> {other_hidden}");
     std::fs::write(&other_size, &header).unwrap();
     let not_a_net = dir.join("text.nnue");
     std::fs::write(&not_a_net, "hello, I am not a network").unwrap();
@@ -183,7 +187,7 @@ fn bad_net_files_are_refused_and_the_net_is_kept() {
         (dir.join("missing.nnue"), "cannot read"),
         (truncated, "truncated"),
         (corrupt, "corrupt"),
-        (other_size, "768 -> 256"),
+        (other_size, other_size_reason.as_str()),
         (not_a_net, "expected"),
     ];
     for (path, reason) in cases {

@@ -279,9 +279,9 @@ mod tests {
         std::fs::write(&second, Network::from_parts(one_bucket).unwrap().to_bytes()).unwrap();
         let error = average_files(&[first, second], None, 1.0, &out).unwrap_err();
         assert!(matches!(error, SoupError::Mismatch { .. }), "{error}");
-        assert!(error
-            .to_string()
-            .contains("one.nnue is architecture 1 x 128, the first net is architecture 2 x 128"));
+        let expected =
+            format!("one.nnue is architecture 1 x {hidden}, the first net is architecture 2 x {hidden}");
+        assert!(error.to_string().contains(&expected), "{error}");
         assert!(!out.exists());
         std::fs::remove_dir_all(&dir).unwrap();
     }
