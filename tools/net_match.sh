@@ -7,9 +7,9 @@
 #   TC=8+0.08 GAMES=200 tools/net_match.sh NAME CAND BASE       clock check, no SPRT
 #
 # Environment: PATINA (binary, default target/release/patina, built if missing), SHARED
-# (default ../shared beside the repo), NODES (default 20000, both sides), CAND_NODES (the
-# candidate's own node count, default NODES: a wider, slower net gets nodes in proportion to its
-# measured nps, so that fixed nodes still compare equal time), TC (a clock such as 8+0.08;
+# (default ../shared beside the repo), NODES (default 20000: the base's, and the candidate's
+# unless CAND_NODES), CAND_NODES (the candidate's own node count: a wider, slower net gets nodes
+# in proportion to its measured nps, so that fixed nodes still compare equal time), TC (a clock such as 8+0.08;
 # replaces NODES and turns SPRT off), GAMES (default 1200; even, games come in pairs
 # with colours reversed), SRAND (the opening shuffle's seed, default 1), CONCURRENCY (default 2).
 # Log, PGN and fastchess config go to target/net_match/NAME-{nodes,TC}.*; every game must end
@@ -35,15 +35,14 @@ require_game_pairs "$games"
 
 if [[ -n ${TC:-} ]]; then
     [[ -z ${CAND_NODES:-} ]] || { echo "net_match: CAND_NODES goes with fixed nodes, not TC" >&2; exit 2; }
-    limit=(tc="$TC") tag=$TC sprt=() candidate_limit=() base_limit=()
+    candidate_limit=(tc="$TC") base_limit=(tc="$TC") tag=$TC sprt=()
 else
     nodes=${NODES:-20000}
     candidate_nodes=${CAND_NODES:-$nodes}
     for count in "$nodes" "$candidate_nodes"; do
         [[ $count =~ ^[1-9][0-9]*$ ]] || { echo "net_match: node count '$count' is not a positive number" >&2; exit 2; }
     done
-    limit=(tc=inf) tag=nodes
-    candidate_limit=(nodes="$candidate_nodes") base_limit=(nodes="$nodes")
+    candidate_limit=(tc=inf nodes="$candidate_nodes") base_limit=(tc=inf nodes="$nodes") tag=nodes
     sprt=(-sprt elo0=0 elo1=10 alpha=0.05 beta=0.05)
 fi
 stem="$out/$name-$tag"
@@ -52,7 +51,7 @@ refuse_existing_pgn "$stem.pgn" "pick another NAME"
 "$fastchess" \
     -engine cmd="$patina" name="$name" option.EvalFile="$(realpath "$candidate")" "${candidate_limit[@]}" \
     -engine cmd="$patina" name=base option.EvalFile="$(realpath "$base")" "${base_limit[@]}" \
-    -each "${limit[@]}" option.Hash=16 option.Threads=1 \
+    -each option.Hash=16 option.Threads=1 \
     -openings file="$shared/books/noob_3moves.epd" format=epd order=random -srand "$srand" \
     -rounds $((games / 2)) -repeat -concurrency "$concurrency" "${sprt[@]}" \
     -pgnout file="$stem.pgn" -config outname="$stem-config.json" | tee "$stem.log"
