@@ -61,6 +61,16 @@ fn wdl_fit_writes_a_generated_model_file() {
         stderr.contains("phase-independent: a = ") && stderr.contains("log-cubic in material"),
         "{stderr}"
     );
+    // The fit maximises the likelihood over the family the shipped model belongs to, so on the
+    // data it was fitted to it is never worse than the shipped one.
+    let cross_entropy_after = |label: &str| -> f64 {
+        let line = stderr.lines().find(|line| line.contains(label)).unwrap_or_else(|| panic!("{label}: {stderr}"));
+        let rest = &line[line.find("cross-entropy ").expect("a cross-entropy") + "cross-entropy ".len()..];
+        rest.split_whitespace().next().and_then(|n| n.parse().ok()).expect("a number")
+    };
+    let shipped = cross_entropy_after("shipped model (src/wdl/fitted.rs)");
+    let fitted = cross_entropy_after("log-cubic in material");
+    assert!(fitted <= shipped + 1e-9, "fitted {fitted} against shipped {shipped}");
 
     let text = std::fs::read_to_string(&out).expect("the generated file");
     for needle in [

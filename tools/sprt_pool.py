@@ -3,8 +3,9 @@
 
 An SPRT run that reaches its game cap undecided can go on as a fresh run with another
 `-srand`; the sequential test is the pooled one. Reads the last `Ptnml(0-2): [...]` line of
-each fastchess log and prints the pooled pentanomial, Elo, nElo and the normalized-Elo LLR
-(fastchess's default model; matches its own LLR for a single log).
+each fastchess log and prints the pooled pentanomial, Elo with its 95% error, nElo and the
+normalized-Elo LLR (fastchess's default model; matches its own Elo, error and LLR for a single
+log). Fixed-count runs (`GAMES=N`, no SPRT) pool the same way: read the Elo and its error.
 
     python3 tools/sprt_pool.py m/b8.log m/b8-2.log [--elo0 0 --elo1 10]
 """
@@ -29,6 +30,10 @@ def last_pentanomial(path):
     return found
 
 
+def elo_of(score):
+    return -400 * math.log10(1 / score - 1) if 0 < score < 1 else float("nan")
+
+
 def summary(pent, elo0, elo1):
     pairs = sum(pent)
     mu = sum(s * c for s, c in zip(SCORES, pent)) / pairs
@@ -38,9 +43,12 @@ def summary(pent, elo0, elo1):
     mu0 = 0.5 + elo0 / NELO_PER_T * math.sqrt(2) * sigma
     mu1 = 0.5 + elo1 / NELO_PER_T * math.sqrt(2) * sigma
     llr = pairs / (2 * var) * ((mu - mu0) ** 2 - (mu - mu1) ** 2)
-    elo = -400 * math.log10(1 / mu - 1) if 0 < mu < 1 else float("nan")
+    elo = elo_of(mu)
+    # 95% interval on the pair scores, as fastchess prints it (half the interval's width).
+    margin = 1.96 * sigma / math.sqrt(pairs)
+    elo_error = (elo_of(mu + margin) - elo_of(mu - margin)) / 2
     nelo = (mu - 0.5) / (math.sqrt(2) * sigma) * NELO_PER_T
-    return pairs, mu, elo, nelo, llr
+    return pairs, mu, elo, elo_error, nelo, llr
 
 
 def main():
@@ -56,11 +64,11 @@ def main():
         pent = last_pentanomial(path)
         pooled = [a + b for a, b in zip(pooled, pent)]
         print(f"{path}: {pent}")
-    pairs, mu, elo, nelo, llr = summary(pooled, args.elo0, args.elo1)
+    pairs, mu, elo, elo_error, nelo, llr = summary(pooled, args.elo0, args.elo1)
     upper = math.log((1 - args.beta) / args.alpha)
     lower = math.log(args.beta / (1 - args.alpha))
     verdict = "H1 accepted" if llr >= upper else "H0 accepted" if llr <= lower else "no decision yet"
-    print(f"pooled {pooled}: {2 * pairs} games, score {100 * mu:.2f}%, Elo {elo:+.1f}, nElo {nelo:+.1f}")
+    print(f"pooled {pooled}: {2 * pairs} games, score {100 * mu:.2f}%, Elo {elo:+.1f} +/- {elo_error:.1f}, nElo {nelo:+.1f}")
     print(f"LLR {llr:.2f} ({lower:.2f}, {upper:.2f}) [{args.elo0}, {args.elo1}]: {verdict}")
 
 

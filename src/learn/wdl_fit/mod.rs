@@ -91,6 +91,8 @@ pub enum FitEvent {
     },
     /// The phase-independent model (constant `a` and `b`) has been fitted.
     Baseline(Fitted),
+    /// The shipped model's (`wdl::MODEL`) cross-entropy on the same data, to compare the fit with.
+    Shipped(f64),
     /// The full model (cubics in material) has been fitted.
     Fitted {
         /// The model and its cross-entropy.
@@ -121,6 +123,9 @@ impl fmt::Display for FitEvent {
                     fitted.cross_entropy
                 )
             }
+            FitEvent::Shipped(cross_entropy) => {
+                write!(f, "shipped model (src/wdl/fitted.rs): cross-entropy {cross_entropy:.6}")
+            }
             FitEvent::Fitted { fitted, elapsed } => write!(
                 f,
                 "log-cubic in material: cross-entropy {:.6} after {} iterations ({:.1} s)",
@@ -142,6 +147,8 @@ pub struct FitSummary {
     pub baseline: Fitted,
     /// The written model: cubics in material.
     pub fitted: Fitted,
+    /// The shipped model's cross-entropy on the same data (nats per position).
+    pub shipped_cross_entropy: f64,
 }
 
 /// A starting point every sensible data set admits: draws likely near 0, decisive beyond.
@@ -165,6 +172,8 @@ pub fn run(request: &FitRequest, mut report: impl FnMut(FitEvent)) -> Result<Fit
     }
     let started = Instant::now();
     let cells = Cells::new(&samples);
+    let shipped_cross_entropy = cells.cross_entropy(&crate::wdl::MODEL);
+    report(FitEvent::Shipped(shipped_cross_entropy));
     let baseline = fit(&cells, &start(), 1)?;
     report(FitEvent::Baseline(baseline));
     let fitted = fit(&cells, &baseline.model, 4)?;
@@ -180,7 +189,7 @@ pub fn run(request: &FitRequest, mut report: impl FnMut(FitEvent)) -> Result<Fit
     let text = render(&fitted, &header);
     std::fs::write(&request.out, text).map_err(|error| FitError::Io { path: request.out.clone(), error })?;
     report(FitEvent::Written(request.out.clone()));
-    Ok(FitSummary { positions: samples.len(), baseline, fitted })
+    Ok(FitSummary { positions: samples.len(), baseline, fitted, shipped_cross_entropy })
 }
 
 #[cfg(test)]
