@@ -1,5 +1,6 @@
 //! The win/draw/loss model's fitter on the committed sample (`tests/data/wdl_sample.bin`: every
-//! 300th record of the data behind `src/wdl/fitted.rs`, dg5 and dg6 of docs/nets.md): through the
+//! 800th record of dg21 and every 40th of dg22's first 116,090, the data behind
+//! `src/wdl/fitted.rs`, see docs/nets.md; 19,584 records): through the
 //! library, a fit that lands near the shipped model and beats the phase-independent one; through
 //! the binary, the generated file and the refusals.
 
@@ -64,7 +65,8 @@ fn wdl_fit_writes_a_generated_model_file() {
     // The fit maximises the likelihood over the family the shipped model belongs to, so on the
     // data it was fitted to it is never worse than the shipped one.
     let cross_entropy_after = |label: &str| -> f64 {
-        let line = stderr.lines().find(|line| line.contains(label)).unwrap_or_else(|| panic!("{label}: {stderr}"));
+        let line =
+            stderr.lines().find(|line| line.contains(label)).unwrap_or_else(|| panic!("{label}: {stderr}"));
         let rest = &line[line.find("cross-entropy ").expect("a cross-entropy") + "cross-entropy ".len()..];
         rest.split_whitespace().next().and_then(|n| n.parse().ok()).expect("a number")
     };

@@ -2,31 +2,31 @@
 //
 // The win/draw/loss model of src/wdl/mod.rs: log a and log b are cubics in
 // x = material / 39 - 1, fitted by maximum likelihood to the results of the positions below.
-// command: patina wdl-fit --data dg5.bin --data dg6.bin --out /work/main/src/wdl/fitted.rs
-// data: dg5.bin (first 1331276 positions, 0 bad lines)
-//   regenerate: patina datagen --games 14680 --nodes 5000 --seed 26005 --book /work/shared/books/noob_3moves.epd --out FILE
-//   and take its first 1331276 positions (game i depends only on the seed and i)
-// data: dg6.bin (first 56042 positions, 0 bad lines)
-//   regenerate: patina datagen --games 613 --nodes 5000 --seed 26006 --book /work/shared/books/noob_3moves.epd --out FILE
-//   and take its first 56042 positions (game i depends only on the seed and i)
-// positions: 1387318
-// date: 2026-11-26
-// cross-entropy: 0.732050 nats per position; phase-independent (a = 299.3, b = 277.2): 0.897305
+// command: patina wdl-fit --data dg21.bin --data dg22.bin --out /work/main/src/wdl/fitted.rs
+// data: dg21.bin (first 9765746 positions, 0 bad lines)
+//   regenerate: patina datagen --games 129178 --nodes 16000 --soft-nodes 2000 --random-plies 2 --seed 31021 --book /work/shared/books/noob_3moves.epd --syzygy /work/shared/syzygy --out FILE
+//   and take its first 9765746 positions (game i depends only on the seed and i)
+// data: dg22.bin (first 85103 positions, 0 bad lines)
+//   regenerate: patina datagen --games 1134 --nodes 16000 --soft-nodes 2000 --random-plies 2 --seed 31022 --book /work/shared/books/noob_3moves.epd --syzygy /work/shared/syzygy --out FILE
+//   and take its first 85103 positions (game i depends only on the seed and i)
+// positions: 9850849
+// date: 2026-11-29
+// cross-entropy: 0.713346 nats per position; phase-independent (a = 205.9, b = 193.2): 0.822925
 //
 // material      a      b   win/draw/loss at +100 cp
-//        0 3052.5 1075.8   60 889 51
-//        8  844.8  328.2   94 853 53
-//       16  340.5  154.9   175 770 55
-//       24  186.8  103.9   302 639 59
-//       32  130.5   90.7   417 510 73
-//       40  108.6   94.8   477 423 100
-//       48  100.5  108.8   499 364 137
-//       56   96.9  125.9   506 321 173
-//       64   90.9  134.7   517 288 195
-//       72   77.6  122.3   546 264 190
-//       78   62.3   97.1   596 246 158
+//        0 1174.9  171.3   2 997 1
+//        8  611.7  146.4   29 963 8
+//       16  372.8  136.3   119 851 30
+//       24  258.2  135.1   237 697 66
+//       32  197.1  139.2   332 562 106
+//       40  161.1  145.5   397 460 143
+//       48  136.6  150.7   440 388 172
+//       56  116.8  151.1   472 336 192
+//       64   97.7  143.2   504 295 201
+//       72   77.5  125.2   545 260 195
+//       78   61.8  105.9   589 233 178
 
 Model {
-    log_a: [4.703145, -0.650074, 1.374356, -1.296130],
-    log_b: [4.539709, 0.452759, 1.238592, -1.655323],
+    log_a: [5.104401, -0.893063, 0.492253, -0.579212],
+    log_b: [4.974621, 0.218577, -0.071668, -0.459309],
 }
