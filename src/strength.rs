@@ -1,7 +1,7 @@
 //! Playing below full strength (`UCI_LimitStrength`, `UCI_Elo`): how weak, and which move.
 //!
 //! A limited level does two things a weaker player does. It sees less: a node budget per move,
-//! growing geometrically with the Elo (twice the nodes per 150 Elo), so tactics beyond its
+//! growing geometrically with the Elo (about twice the nodes per 150 Elo), so tactics beyond its
 //! horizon are missed the way a human misses them, not by a dice roll. And it is less precise
 //! among the moves it does see: the search looks at a few lines (MultiPV, internally) and
 //! `choose` picks one with probability `exp(-loss / temperature)`, `loss` being how many
@@ -25,7 +25,8 @@ use std::time::Duration;
 /// The weakest `UCI_Elo` offered.
 pub const MIN_ELO: i64 = 1300;
 /// The strongest `UCI_Elo`: Patina's full strength at 10+0.1 as measured on the scale of
-/// Stockfish's `UCI_Elo` (docs/strength.md: 2461 +- 41 against `UCI_Elo 2400` with net 6).
+/// Stockfish's `UCI_Elo` (docs/strength.md: 2461 +- 41 against `UCI_Elo 2400` with net 6,
+/// 2479 +- 37 with net 9).
 pub const MAX_ELO: i64 = 2450;
 /// `UCI_Elo` when the GUI does not set it.
 pub const DEFAULT_ELO: i64 = 1800;
@@ -76,15 +77,17 @@ struct Level {
 }
 
 /// The strength table, weakest first; `knobs` interpolates between rows (nodes geometrically,
-/// the rest linearly). Nodes quadruple every 300 Elo, from a search of a few plies at 1300 to
+/// the rest linearly). Nodes grow about fourfold every 300 Elo, from a search of a few plies at 1300 to
 /// more than a 10+0.1 move searches at full strength (so the budget fades out at the top);
 /// the temperature and the loss cap shrink from "picks among the plausible moves, up to a
 /// pawn or two worse" to "the best move". Calibrated against Stockfish's `UCI_Elo` at 10+0.1
 /// (docs/strength.md has the measurements): each row's Elo below the top is what its knobs
 /// measured; the top row is full strength's measured Elo, its nodes by the same quadrupling.
 const LEVELS: [Level; 5] = [
-    Level { elo: MIN_ELO, nodes: 1_600, candidates: 4, temperature_cp: 80.0, max_loss_cp: 170 },
-    Level { elo: 1600, nodes: 6_400, candidates: 4, temperature_cp: 50.0, max_loss_cp: 100 },
+    // The two weakest rows' budgets were halved with net 9, which played them about 150 above
+    // their labels at the old budgets (docs/strength.md, step 6).
+    Level { elo: MIN_ELO, nodes: 800, candidates: 4, temperature_cp: 80.0, max_loss_cp: 170 },
+    Level { elo: 1600, nodes: 3_200, candidates: 4, temperature_cp: 50.0, max_loss_cp: 100 },
     Level { elo: 1900, nodes: 25_600, candidates: 4, temperature_cp: 30.0, max_loss_cp: 60 },
     Level { elo: 2100, nodes: 102_400, candidates: 3, temperature_cp: 15.0, max_loss_cp: 30 },
     Level { elo: MAX_ELO, nodes: 516_000, candidates: 1, temperature_cp: 0.0, max_loss_cp: 0 },
