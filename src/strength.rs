@@ -77,12 +77,13 @@ struct Level {
 }
 
 /// The strength table, weakest first; `knobs` interpolates between rows (nodes geometrically,
-/// the rest linearly). Nodes grow about fourfold every 300 Elo, from a search of a few plies at 1300 to
-/// more than a 10+0.1 move searches at full strength (so the budget fades out at the top);
-/// the temperature and the loss cap shrink from "picks among the plausible moves, up to a
-/// pawn or two worse" to "the best move". Calibrated against Stockfish's `UCI_Elo` at 10+0.1
-/// (docs/strength.md has the measurements): each row's Elo below the top is what its knobs
-/// measured; the top row is full strength's measured Elo, its nodes by the same quadrupling.
+/// the rest linearly). Nodes grow about fourfold every 300 Elo, from a search of a few plies
+/// at 1300 to more than a 10+0.1 move searches at full strength (so the budget fades out at
+/// the top); the temperature and the loss cap shrink from "picks among the plausible moves,
+/// up to a pawn or two worse" to "the best move". Calibrated against Stockfish's `UCI_Elo`
+/// at 10+0.1 (docs/strength.md has the measurements): each row's Elo below the top is what
+/// its knobs measured; the top row is full strength's measured Elo, its nodes by the same
+/// quadrupling.
 const LEVELS: [Level; 5] = [
     // The two weakest rows' budgets were halved with net 9, which played them about 150 above
     // their labels at the old budgets (docs/strength.md, step 6).
