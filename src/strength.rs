@@ -216,6 +216,37 @@ mod tests {
         counts
     }
 
+    /// docs/strength.md's table is `knobs` written out every 100 Elo; it must not drift from
+    /// `LEVELS` when a row is retuned.
+    #[test]
+    fn the_documented_table_is_what_knobs_gives() {
+        let doc = include_str!("../docs/strength.md");
+        let table = doc
+            .split("## The table")
+            .nth(1)
+            .and_then(|rest| rest.split("\n## ").next())
+            .expect("the table section");
+        let rows: Vec<Vec<&str>> = table
+            .lines()
+            .filter(|line| line.starts_with("| ") && line.as_bytes().get(2).is_some_and(u8::is_ascii_digit))
+            .map(|line| line.trim_matches('|').split('|').map(str::trim).collect())
+            .collect();
+        let elos: Vec<i64> = rows.iter().map(|row| row[0].parse().expect("an Elo")).collect();
+        let every_100: Vec<i64> = (MIN_ELO..MAX_ELO).step_by(100).chain([MAX_ELO]).collect();
+        assert_eq!(elos, every_100, "the table's rows");
+        for row in &rows {
+            let knobs = knobs(row[0].parse().unwrap());
+            let expected = [
+                knobs.nodes.map_or("unlimited".to_string(), |n| n.to_string()),
+                knobs.candidates.to_string(),
+                format!("{:.0}", knobs.temperature_cp),
+                knobs.max_loss_cp.to_string(),
+            ];
+            let documented = [row[1].replace(',', ""), row[2].into(), row[3].into(), row[4].into()];
+            assert_eq!(documented, expected, "the row for {}", row[0]);
+        }
+    }
+
     #[test]
     fn knobs_weaken_monotonically_from_full_strength() {
         assert_eq!(knobs(MAX_ELO), Knobs::FULL);
