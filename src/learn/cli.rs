@@ -5,7 +5,7 @@
 
 use crate::learn::data::{tools, Filter};
 use crate::learn::datagen::{DatagenEvent, DatagenRequest};
-use crate::learn::train::{Keep, LossRequest, LrSchedule, TrainRequest, WdlScale};
+use crate::learn::train::{Duplicates, Keep, LossRequest, LrSchedule, TrainRequest, WdlScale};
 use clap::Subcommand;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -184,6 +184,10 @@ pub struct DataTargetArgs {
     /// What to drop while reading.
     #[arg(long, default_value = "check,noisy,mate")]
     filter: Filter,
+    /// A position read again (the same pieces and side to move) is dropped, so that common
+    /// opening positions weigh once; `keep` reads every record, as runs before this did.
+    #[arg(long, value_enum, default_value = "drop")]
+    duplicates: Duplicates,
     /// Target = LAMBDA * result + (1 - LAMBDA) * sigmoid(score / scale). 0 (the search score
     /// alone) keeps the net on the scale the search's margins were tuned for; results pulled
     /// the first small nets' scores toward 0 (docs/tests.md).
@@ -218,6 +222,7 @@ pub fn net_loss(args: NetLossArgs) -> ExitCode {
         data: args.data.data,
         validation_fraction: args.data.validation_fraction,
         filter: args.data.filter,
+        duplicates: args.data.duplicates,
         lambda: args.data.lambda,
         wdl_scale: args.data.wdl_scale,
         threads: args.data.threads as usize,
@@ -442,6 +447,7 @@ pub fn train(args: TrainArgs) -> ExitCode {
         wdl_scale: args.data.wdl_scale,
         validation_fraction: args.data.validation_fraction,
         filter: args.data.filter,
+        duplicates: args.data.duplicates,
         threads: args.data.threads as usize,
         seed: args.seed,
         limit: args.data.limit,

@@ -1,6 +1,10 @@
 //! Training positions in memory: read through the shared reader and filter, whole games held
 //! out for validation, and the target each position is fitted to.
 //!
+//! A position seen before (the same pieces on the same squares, the same side to move: what
+//! the net sees) is dropped unless duplicates are kept: the first record of it, in file order,
+//! is the one trained on, so a common opening position weighs once, not once per game.
+//!
 //! Game `g` (counted across all files in order) is held out when a fixed hash of `g` falls
 //! below the validation fraction, so the split depends only on the data and the fraction.
 //! The target blends the game result with the search score: `lambda * result + (1 - lambda) *
@@ -10,7 +14,17 @@
 
 use crate::learn::data::{DataResult, Filter, PackedPosition, RecordReader};
 use shakmaty::Color;
+use std::collections::HashSet;
 use std::path::PathBuf;
+
+/// What `load` does with a position it has already read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Duplicates {
+    /// Drop it: each position is trained on (or held out) once.
+    Drop,
+    /// Keep every record, as runs before duplicates were dropped did.
+    Keep,
+}
 
 /// The loaded data set.
 pub struct TrainingData {
@@ -18,6 +32,18 @@ pub struct TrainingData {
     pub validation: Vec<PackedPosition>,
     pub games: u64,
     pub dropped: u64,
+    /// Records dropped as repeats of a position read before.
+    pub duplicates: u64,
+}
+
+/// A 64-bit key of what the net sees of a record: its pieces and the side to move.
+fn position_key(record: &PackedPosition) -> u64 {
+    let bytes = record.as_bytes();
+    let mut key = u64::from(record.turn() == Color::Black);
+    for chunk in bytes[..24].chunks_exact(8) {
+        key = mix(key ^ u64::from_le_bytes(chunk.try_into().expect("8 bytes")));
+    }
+    key
 }
 
 fn mix(mut x: u64) -> u64 {
@@ -35,15 +61,23 @@ pub fn is_validation_game(game: u64, fraction: f64) -> bool {
 pub fn load(
     paths: &[PathBuf],
     filter: Filter,
+    duplicates: Duplicates,
     fraction: f64,
     limit: Option<usize>,
 ) -> Result<TrainingData, String> {
-    let mut data = TrainingData { train: Vec::new(), validation: Vec::new(), games: 0, dropped: 0 };
+    let mut data =
+        TrainingData { train: Vec::new(), validation: Vec::new(), games: 0, dropped: 0, duplicates: 0 };
     let limit = limit.unwrap_or(usize::MAX);
+    let mut seen = HashSet::new();
     'files: for path in paths {
         let mut reader = RecordReader::open(path, filter).map_err(|e| e.to_string())?;
         data.train.reserve(reader.total() as usize);
-        while let Some(game) = reader.next_game().map_err(|e| e.to_string())? {
+        while let Some(mut game) = reader.next_game().map_err(|e| e.to_string())? {
+            if duplicates == Duplicates::Drop {
+                let before = game.len();
+                game.retain(|record| seen.insert(position_key(record)));
+                data.duplicates += (before - game.len()) as u64;
+            }
             let side =
                 if is_validation_game(data.games, fraction) { &mut data.validation } else { &mut data.train };
             data.games += 1;
@@ -121,6 +155,40 @@ pub fn fit_wdl_scale(records: &[PackedPosition]) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_position_read_again_is_dropped_unless_duplicates_are_kept() {
+        use crate::learn::data::test_support::pack_fen;
+        use crate::learn::data::RecordWriter;
+        let dir = std::env::temp_dir().join(format!("patina-dedup-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("games.bin");
+        let mut writer = RecordWriter::create(&path).unwrap();
+        let start = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+        // The same position in a second game (another move number), then with the other side
+        // to move, which the net sees differently.
+        let (again, other_side) = (start.replace("0 1", "4 9"), start.replace(" b ", " w "));
+        let games: [&[&str]; 3] = [
+            &[start, "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"],
+            &[&again],
+            &[&other_side],
+        ];
+        for game in games {
+            for (ply, fen) in game.iter().enumerate() {
+                let mut record = pack_fen(fen);
+                record.set_game_start(ply == 0);
+                writer.write(&record).unwrap();
+            }
+        }
+        writer.finish().unwrap();
+        let read =
+            |duplicates| load(std::slice::from_ref(&path), Filter::NONE, duplicates, 0.0, None).unwrap();
+        let (dropped, kept) = (read(Duplicates::Drop), read(Duplicates::Keep));
+        assert_eq!((kept.train.len(), kept.duplicates), (4, 0));
+        assert_eq!((dropped.train.len(), dropped.duplicates), (3, 1));
+        assert_eq!(dropped.train, [kept.train[0], kept.train[1], kept.train[3]], "the first of each is kept");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn the_split_holds_out_about_the_fraction() {

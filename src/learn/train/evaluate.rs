@@ -4,6 +4,7 @@
 //! as its starting net's validation loss, given the same data, filter, fraction and target.
 
 use super::dataset;
+use super::dataset::Duplicates;
 use super::loss::{parallel_loss, Sample, Settings};
 use super::model::FloatNet;
 use super::request::WdlScale;
@@ -23,6 +24,8 @@ pub struct LossRequest {
     pub validation_fraction: f64,
     /// Which records to drop while reading.
     pub filter: Filter,
+    /// Whether a position read again is scored again.
+    pub duplicates: Duplicates,
     /// Weight of the game result in the target.
     pub lambda: f32,
     /// Centipawns per logit of the target's sigmoid (`fit`: fitted to the training games, as
@@ -79,18 +82,24 @@ pub fn held_out_losses(request: &LossRequest) -> Result<LossReport, String> {
             Ok((path.clone(), net.hash(), FloatNet::dequantised(&net)))
         })
         .collect::<Result<Vec<_>, String>>()?;
-    let data = dataset::load(&request.data, request.filter, request.validation_fraction, request.limit)?;
+    let data = dataset::load(
+        &request.data,
+        request.filter,
+        request.duplicates,
+        request.validation_fraction,
+        request.limit,
+    )?;
     if data.validation.is_empty() {
         return Err("no held-out positions (too few games for this --validation-fraction)".into());
     }
-    let samples: Vec<Sample> = data.validation.iter().map(|record| (record, false)).collect();
+    let samples: Vec<Sample> = data.validation.iter().map(|record| (*record, false)).collect();
     let settings = Settings { lambda: request.lambda, wdl_scale: request.wdl_scale.resolve(&data.train) };
     let losses = nets
         .into_iter()
         .map(|(path, hash, net)| NetLoss {
             path,
             hash,
-            loss: parallel_loss(&net, &samples, &settings, request.threads, &mut []),
+            loss: parallel_loss(&net, &samples, &settings, request.threads),
             mean_abs_cp: mean_abs_centipawns(&net, &data.validation),
         })
         .collect();

@@ -18,6 +18,8 @@ pub enum TrainEvent {
         games: u64,
         /// Records the filter dropped.
         dropped: u64,
+        /// Records dropped as repeats of a position read before.
+        duplicates: u64,
         /// Centipawns per logit of the target's sigmoid, given or fitted.
         wdl_scale: f32,
     },
@@ -90,10 +92,10 @@ pub enum TrainEvent {
 impl fmt::Display for TrainEvent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            TrainEvent::Loaded { train, validation, games, dropped, wdl_scale } => write!(
+            TrainEvent::Loaded { train, validation, games, dropped, duplicates, wdl_scale } => write!(
                 f,
                 "{train} training and {validation} validation positions from {games} games \
-                 ({dropped} dropped by the filter); target scale {wdl_scale:.1} cp"
+                 ({dropped} dropped by the filter, {duplicates} as duplicates); target scale {wdl_scale:.1} cp"
             ),
             TrainEvent::Widened { from_arch, from_hidden, to_arch, to_hidden } => write!(
                 f,

@@ -1,11 +1,11 @@
 //! `patina train`: fits the evaluation network (`nnue`) to `patina datagen` records on the CPU.
 //!
 //! The recipe: check that the engine plays the architecture and size asked for
-//! (`request.rs`); load the records through the training filter, holding out whole games for
-//! validation (`dataset.rs`); fit the centipawn scale at which the data's scores predict its
+//! (`request.rs`); load the records through the training filter, dropping repeated positions
+//! and holding out whole games for validation (`dataset.rs`); fit the centipawn scale at which the data's scores predict its
 //! results (unless given); then, epoch by epoch, shuffle the training positions with a seeded
 //! generator, and for each batch compute the mean gradient of the loss on `threads` threads
-//! (`loss.rs`), take an AdamW step at the schedule's learning rate (`optimizer.rs`: a cosine,
+//! (`loss.rs`, whose inner loops are `kernel.rs`), take an AdamW step at the schedule's learning rate (`optimizer.rs`: a cosine,
 //! or tenfold drops at given epochs) and clip the weights to what quantisation holds
 //! (`model.rs`). A run may start from an earlier net's weights (`--init`) instead of random
 //! ones, widened to a larger size or to mirrored inputs when the run asks for one. After each
@@ -19,12 +19,13 @@ mod checkpoint;
 mod dataset;
 mod evaluate;
 mod events;
+mod kernel;
 mod loss;
 mod model;
 mod optimizer;
 mod request;
 
-pub use dataset::{fit_wdl_scale, sigmoid, target};
+pub use dataset::{fit_wdl_scale, sigmoid, target, Duplicates};
 pub use evaluate::{held_out_losses, LossReport, LossRequest, NetLoss};
 pub use events::TrainEvent;
 pub use model::{Features, FloatNet};
@@ -33,7 +34,7 @@ pub use request::{Keep, TrainRequest, WdlScale};
 
 use crate::rng::Rng;
 use checkpoint::Checkpoint;
-use loss::{parallel_loss, Sample, Settings};
+use loss::{parallel_loss, GradientThreads, Sample, Settings};
 use optimizer::AdamW;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -55,17 +56,24 @@ pub fn run(request: &TrainRequest, mut report: impl FnMut(TrainEvent)) -> Result
             to_hidden: request.hidden,
         });
     }
-    let data = dataset::load(&request.data, request.filter, request.validation_fraction, request.limit)?;
+    let data = dataset::load(
+        &request.data,
+        request.filter,
+        request.duplicates,
+        request.validation_fraction,
+        request.limit,
+    )?;
     let wdl_scale = request.wdl_scale.resolve(&data.train);
     report(TrainEvent::Loaded {
         train: data.train.len(),
         validation: data.validation.len(),
         games: data.games,
         dropped: data.dropped,
+        duplicates: data.duplicates,
         wdl_scale,
     });
     let settings = Settings { lambda: request.lambda, wdl_scale };
-    let validation: Vec<Sample> = data.validation.iter().map(|record| (record, false)).collect();
+    let validation: Vec<Sample> = data.validation.iter().map(|record| (*record, false)).collect();
     let fingerprint = request::fingerprint(request, &data, wdl_scale, &start);
     let checkpoint_path = checkpoint::path_for(&request.out);
     let mut state = match Checkpoint::load(&checkpoint_path, fingerprint)? {
@@ -78,7 +86,7 @@ pub fn run(request: &TrainRequest, mut report: impl FnMut(TrainEvent)) -> Result
             // epoch improves its validation loss.
             let best_loss = match &request.init {
                 Some(_) if !validation.is_empty() => {
-                    let loss = parallel_loss(&start, &validation, &settings, request.threads, &mut []);
+                    let loss = parallel_loss(&start, &validation, &settings, request.threads);
                     report(TrainEvent::Started { validation_loss: loss });
                     loss as f32
                 }
@@ -100,6 +108,8 @@ pub fn run(request: &TrainRequest, mut report: impl FnMut(TrainEvent)) -> Result
     let batches_per_epoch = epoch_size.div_ceil(request.batch) as u64;
     let total_steps = batches_per_epoch * u64::from(request.epochs);
     let mut gradient = vec![0.0f32; state.net.params.len()];
+    let mut touched = vec![false; crate::nnue::INPUTS];
+    let mut threads = GradientThreads::new(&state.net, request.threads);
     // The last epoch's loss for `--keep last`; None when the checkpoint had every epoch done.
     let mut last_loss = None;
     for epoch in state.epochs_done + 1..=request.epochs {
@@ -115,9 +125,8 @@ pub fn run(request: &TrainRequest, mut report: impl FnMut(TrainEvent)) -> Result
         for (batch_index, batch) in order.chunks(request.batch).enumerate() {
             let samples = data.train.len();
             let records: Vec<Sample> =
-                batch.iter().map(|&i| (&data.train[i as usize % samples], i as usize >= samples)).collect();
-            gradient.iter_mut().for_each(|g| *g = 0.0);
-            train_loss += parallel_loss(&state.net, &records, &settings, request.threads, &mut gradient)
+                batch.iter().map(|&i| (data.train[i as usize % samples], i as usize >= samples)).collect();
+            train_loss += threads.mean_gradient(&state.net, &records, &settings, &mut gradient, &mut touched)
                 * records.len() as f64;
             lr = request.schedule.lr(
                 request.learning_rate,
@@ -125,7 +134,15 @@ pub fn run(request: &TrainRequest, mut report: impl FnMut(TrainEvent)) -> Result
                 batches_per_epoch,
                 total_steps,
             );
-            state.optimizer.step(&mut state.net.params, &gradient, lr, request.weight_decay);
+            let row = state.net.hidden;
+            state.optimizer.step_rows(
+                &mut state.net.params,
+                &gradient,
+                lr,
+                request.weight_decay,
+                row,
+                &touched,
+            );
             state.net.clip();
             if last_report.elapsed() >= Duration::from_secs(1) {
                 last_report = Instant::now();
@@ -147,7 +164,7 @@ pub fn run(request: &TrainRequest, mut report: impl FnMut(TrainEvent)) -> Result
         let validation_loss = if validation.is_empty() {
             train_loss
         } else {
-            parallel_loss(&state.net, &validation, &settings, request.threads, &mut [])
+            parallel_loss(&state.net, &validation, &settings, request.threads)
         };
         let best = (validation_loss as f32) < state.best_loss;
         if best {
@@ -177,11 +194,11 @@ pub fn run(request: &TrainRequest, mut report: impl FnMut(TrainEvent)) -> Result
             // held out).
             let loss = last_loss.unwrap_or_else(|| {
                 let scored: Vec<Sample> = if validation.is_empty() {
-                    data.train.iter().map(|record| (record, false)).collect()
+                    data.train.iter().map(|record| (*record, false)).collect()
                 } else {
                     validation
                 };
-                parallel_loss(&state.net, &scored, &settings, request.threads, &mut [])
+                parallel_loss(&state.net, &scored, &settings, request.threads)
             });
             (&state.net, state.epochs_done, loss)
         }

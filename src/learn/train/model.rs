@@ -44,28 +44,33 @@ impl Features {
     pub fn oriented(record: &PackedPosition, arch: Architecture, mirrored: bool) -> Features {
         let mut features = Features { white: [0; 32], black: [0; 32], len: 0, turn: record.turn() };
         let file_flip = if mirrored { 7 } else { 0 };
+        // One pass over the record (the trainer's hottest loop after the net itself): squares
+        // as oriented, and piece codes.
+        let mut pieces = [(0usize, 0usize); 32];
+        for (slot, (square, code)) in pieces.iter_mut().zip(record.raw_pieces()) {
+            *slot = (usize::from(square) ^ file_flip, usize::from(code));
+            features.len += 1;
+        }
+        let pieces = &pieces[..features.len];
         // Per perspective (White, Black): 7 when its king stands on files e-h of the board
         // as oriented, in a mirrored architecture.
         let mut king_flip = [0; 2];
         if arch.is_mirrored() {
-            for (square, code) in record.raw_pieces().filter(|&(_, code)| code & 7 == KING_CODE) {
-                let file = (usize::from(square) ^ file_flip) & 7;
-                king_flip[usize::from(code >> 3)] = if file >= 4 { 7 } else { 0 };
+            for &(square, code) in pieces.iter().filter(|&&(_, code)| code & 7 == usize::from(KING_CODE)) {
+                king_flip[code >> 3] = if square & 7 >= 4 { 7 } else { 0 };
             }
         }
-        for (square, code) in record.raw_pieces() {
-            let (black_piece, role) = (usize::from(code >> 3), usize::from(code & 7));
-            let square = usize::from(square) ^ file_flip;
-            features.white[features.len] = (black_piece * 384 + role * 64 + (square ^ king_flip[0])) as u16;
-            features.black[features.len] =
+        for (index, &(square, code)) in pieces.iter().enumerate() {
+            let (black_piece, role) = (code >> 3, code & 7);
+            features.white[index] = (black_piece * 384 + role * 64 + (square ^ king_flip[0])) as u16;
+            features.black[index] =
                 ((1 - black_piece) * 384 + role * 64 + (square ^ 56 ^ king_flip[1])) as u16;
-            features.len += 1;
         }
         features
     }
 
     /// The side to move's inputs, then the other side's.
-    fn perspectives(&self) -> [&[u16]; 2] {
+    pub(super) fn perspectives(&self) -> [&[u16]; 2] {
         let (white, black) = (&self.white[..self.len], &self.black[..self.len]);
         match self.turn {
             Color::White => [white, black],
@@ -83,6 +88,27 @@ pub struct FloatNet {
     pub arch: Architecture,
     /// Every weight and bias, in the layout of the module comment.
     pub params: Vec<f32>,
+}
+
+/// Where the parts of a net's `params` start (the module comment's layout).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Layout {
+    buckets: usize,
+    hidden: usize,
+    /// The feature biases; the feature weights are everything before.
+    pub feature_bias: usize,
+    /// The first bucket's output weights.
+    pub output: usize,
+    /// The first bucket's output bias.
+    pub output_bias: usize,
+}
+
+impl Layout {
+    /// Where the output weights and the bias of the bucket for `pieces` pieces start.
+    pub fn bucket(&self, pieces: usize) -> (usize, usize) {
+        let bucket = output_bucket(self.buckets, pieces);
+        (self.output + bucket * 2 * self.hidden, self.output_bias + bucket)
+    }
 }
 
 /// `clamp(x, 0, 1)^2` and its derivative.
@@ -122,8 +148,18 @@ impl FloatNet {
 
     /// Where `features`' bucket's output weights start, and its bias.
     fn bucket_at(&self, features: &Features) -> (usize, usize) {
-        let bucket = output_bucket(self.buckets(), features.len);
-        (self.output_at() + bucket * 2 * self.hidden, self.output_bias_at() + bucket)
+        self.layout().bucket(features.len)
+    }
+
+    /// Where each part of `params` starts.
+    pub(super) fn layout(&self) -> Layout {
+        Layout {
+            buckets: self.buckets(),
+            hidden: self.hidden,
+            feature_bias: self.feature_bias_at(),
+            output: self.output_at(),
+            output_bias: self.output_bias_at(),
+        }
     }
 
     /// Small random weights: feature weights uniform in ±1/sqrt(32) (about 32 inputs are

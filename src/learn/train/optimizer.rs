@@ -62,17 +62,73 @@ impl AdamW {
         floor + 0.5 * (lr - floor) * (1.0 + (std::f32::consts::PI * progress.min(1.0)).cos())
     }
 
-    /// One step on `params` with `gradient` (the mean over the batch).
+    /// One step on `params` with `gradient` (the mean over the batch): the dense step
+    /// `step_rows` is checked against.
+    #[cfg(test)]
     pub fn step(&mut self, params: &mut [f32], gradient: &[f32], lr: f32, weight_decay: f32) {
+        let rule = self.next_rule(lr, weight_decay);
+        rule.apply(params, gradient, &mut self.first_moment, &mut self.second_moment);
+    }
+
+    /// One step where the first `touched.len()` rows of `row` parameters each hold a gradient
+    /// only when `touched` says so (the feature weights: a batch uses some inputs, not all).
+    /// Rows without one are left as they are, moments included, as lazy (sparse) Adam does;
+    /// every parameter after the rows is stepped.
+    pub fn step_rows(
+        &mut self,
+        params: &mut [f32],
+        gradient: &[f32],
+        lr: f32,
+        weight_decay: f32,
+        row: usize,
+        touched: &[bool],
+    ) {
+        let rule = self.next_rule(lr, weight_decay);
+        let (m, v) = (&mut self.first_moment, &mut self.second_moment);
+        for (index, _) in touched.iter().enumerate().filter(|(_, &used)| used) {
+            let span = index * row..(index + 1) * row;
+            rule.apply(
+                &mut params[span.clone()],
+                &gradient[span.clone()],
+                &mut m[span.clone()],
+                &mut v[span],
+            );
+        }
+        let rest = touched.len() * row..;
+        rule.apply(&mut params[rest.clone()], &gradient[rest.clone()], &mut m[rest.clone()], &mut v[rest]);
+    }
+
+    /// Counts a step and returns its constants.
+    fn next_rule(&mut self, lr: f32, weight_decay: f32) -> StepRule {
         self.steps += 1;
-        let correction1 = 1.0 - BETA1.powi(self.steps.min(i32::MAX as u64) as i32);
-        let correction2 = 1.0 - BETA2.powi(self.steps.min(i32::MAX as u64) as i32);
-        let moments = self.first_moment.iter_mut().zip(self.second_moment.iter_mut());
+        let steps = self.steps.min(i32::MAX as u64) as i32;
+        StepRule {
+            lr,
+            weight_decay,
+            correction1: 1.0 - BETA1.powi(steps),
+            correction2: 1.0 - BETA2.powi(steps),
+        }
+    }
+}
+
+/// The constants of one step.
+struct StepRule {
+    lr: f32,
+    weight_decay: f32,
+    correction1: f32,
+    correction2: f32,
+}
+
+impl StepRule {
+    /// AdamW's update of `params` from `gradient`, with their moments.
+    #[inline]
+    fn apply(&self, params: &mut [f32], gradient: &[f32], m: &mut [f32], v: &mut [f32]) {
+        let moments = m.iter_mut().zip(v.iter_mut());
         for ((param, &g), (m, v)) in params.iter_mut().zip(gradient).zip(moments) {
             *m = BETA1 * *m + (1.0 - BETA1) * g;
             *v = BETA2 * *v + (1.0 - BETA2) * g * g;
-            let update = (*m / correction1) / ((*v / correction2).sqrt() + EPSILON);
-            *param -= lr * (update + weight_decay * *param);
+            let update = (*m / self.correction1) / ((*v / self.correction2).sqrt() + EPSILON);
+            *param -= self.lr * (update + self.weight_decay * *param);
         }
     }
 }
@@ -98,6 +154,27 @@ mod tests {
         assert!((at(5) - 0.01).abs() < 1e-8 && (at(6) - 0.01).abs() < 1e-8);
         assert_eq!(schedule.lr(1.0, 2 * per_epoch - 1, per_epoch, 60), 1.0, "the last step of epoch 2");
         assert_eq!(LrSchedule::Cosine.lr(1.0, 50, 10, 100), AdamW::scheduled_lr(1.0, 50, 100));
+    }
+
+    #[test]
+    fn a_step_over_rows_steps_the_touched_rows_and_the_rest_as_a_full_step_does() {
+        let (row, rows) = (3, 4);
+        let params: Vec<f32> = (0..rows * row + 5).map(|i| i as f32 * 0.1 - 0.5).collect();
+        let mut gradient: Vec<f32> = (0..params.len()).map(|i| ((i * 7) % 5) as f32 - 2.0).collect();
+        let touched = [true, false, true, false];
+        for (index, _) in touched.iter().enumerate().filter(|(_, &used)| !used) {
+            gradient[index * row..(index + 1) * row].fill(0.0);
+        }
+        let (mut full, mut sparse) = (params.clone(), params.clone());
+        let (mut full_adam, mut sparse_adam) = (AdamW::new(params.len()), AdamW::new(params.len()));
+        full_adam.step(&mut full, &gradient, 0.01, 0.0);
+        sparse_adam.step_rows(&mut sparse, &gradient, 0.01, 0.0, row, &touched);
+        assert_eq!(full, sparse, "an untouched row with no gradient and no decay does not move either way");
+        assert_eq!((full_adam, sparse_adam.steps), (sparse_adam.clone(), 1));
+        let mut decayed = params.clone();
+        AdamW::new(params.len()).step_rows(&mut decayed, &gradient, 0.01, 0.5, row, &touched);
+        assert_eq!(decayed[row..2 * row], params[row..2 * row], "untouched rows are not decayed");
+        assert_ne!(decayed[..row], params[..row]);
     }
 
     #[test]

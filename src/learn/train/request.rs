@@ -2,7 +2,7 @@
 //! engine could not play the result of, and the fingerprint that ties a checkpoint to the
 //! request and data that made it.
 
-use super::dataset::TrainingData;
+use super::dataset::{Duplicates, TrainingData};
 use super::model::FloatNet;
 use super::optimizer::LrSchedule;
 use crate::learn::data::{Filter, PackedPosition};
@@ -41,6 +41,8 @@ pub struct TrainRequest {
     pub validation_fraction: f64,
     /// Which records to drop while reading.
     pub filter: Filter,
+    /// Whether a position read again is trained on again.
+    pub duplicates: Duplicates,
     /// Threads for the gradient; a run is deterministic for a given count, not across counts.
     pub threads: usize,
     /// Seed of the starting weights and of every epoch's shuffle.
@@ -168,7 +170,7 @@ pub(super) fn fingerprint(
         crate::nnue::fnv1a(&bytes)
     });
     let text = format!(
-        "{:?} {} {} {} {} {} {} {:?} {} {} {} {} {} {} {} {:?} {} {} {} {:?}",
+        "{:?} {} {} {} {} {} {} {:?} {} {} {} {} {} {} {} {:?} {} {} {} {:?}{}",
         request.data,
         request.hidden,
         request.output_buckets,
@@ -188,7 +190,9 @@ pub(super) fn fingerprint(
         data.train.len(),
         data.validation.len(),
         request.mirror,
-        start_hash
+        start_hash,
+        // Runs from before duplicates were dropped keep their fingerprint.
+        if request.duplicates == Duplicates::Drop { " dedup" } else { "" }
     );
     crate::nnue::fnv1a(text.as_bytes())
 }
