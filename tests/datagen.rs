@@ -174,6 +174,39 @@ fn datagen_plays_from_a_book() {
 }
 
 #[test]
+fn datagen_plays_a_share_of_dfrc_starts_and_records_it() {
+    let dir = scratch("datagen", "dfrc");
+    let (book, mixed, again, plain) =
+        (write_book(&dir), dir.join("mixed.txt"), dir.join("again.txt"), dir.join("plain.txt"));
+    let args = |share: &'static str| ["--games", "4", "--threads", "2", "--seed", "5", "--dfrc", share];
+    let with_book = |share| {
+        let mut all = args(share).to_vec();
+        all.extend_from_slice(&["--book", path_str(&book)]);
+        all
+    };
+    datagen(&mixed, &with_book("100"));
+    datagen(&again, &with_book("100"));
+    datagen(&plain, &with_book("0"));
+    let text = read(&mixed);
+    assert_eq!(text, read(&again), "the same seed and share give the same games");
+    assert_ne!(text, read(&plain), "DFRC starts are other games than the book's");
+    assert!(text.lines().count() >= 4, "{text}");
+    for line in text.lines() {
+        let fen = line.split(" | ").next().unwrap();
+        let pos = Position::from_fen(fen, true).unwrap_or_else(|e| panic!("{e} in line {line}"));
+        assert!(!pos.is_check(), "{line}");
+    }
+    assert!(read(&patina::learn::data::sidecar_path(&mixed)).contains("dfrc 100\n"));
+    // Resuming with another share is refused; 101 percent is no share at all.
+    let output = patina(&["datagen", "--games", "5", "--dfrc", "10", "--out", path_str(&mixed)]);
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("records dfrc '100' but '10' was given"));
+    let output = patina(&["datagen", "--games", "1", "--dfrc", "101", "--out", path_str(&dir.join("x.txt"))]);
+    assert!(!output.status.success(), "a share above 100 percent is refused");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn datagen_records_its_tablebases_and_refuses_bad_ones() {
     let dir = scratch("datagen", "syzygy");
     let tables = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/syzygy");

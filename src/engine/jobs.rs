@@ -291,7 +291,7 @@ fn genfens(
         None => None,
     };
     let mode = if chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
-    let source = OpeningSource { book: book.as_ref(), mode };
+    let source = OpeningSource { book: book.as_ref(), mode, dfrc_percent: 0 };
     openings::genfens(count, seed, source, |fen| {
         if stop.load(Ordering::Relaxed) {
             return false;

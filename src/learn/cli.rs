@@ -32,6 +32,11 @@ pub struct DatagenArgs {
     /// 0, or the value recorded in FILE.progress].
     #[arg(long, value_name = "N")]
     random_plies: Option<u32>,
+    /// Percent of games (0-100) that start from a random Double Fischer Random position (each
+    /// side's back rank drawn from the 960) with 8 or 9 random plies, instead of the book
+    /// [default: 0, or the value recorded in FILE.progress].
+    #[arg(long, value_name = "PERCENT", value_parser = clap::value_parser!(u32).range(0..=100))]
+    dfrc: Option<u32>,
     /// Worker threads, each playing whole games.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: u16,
@@ -315,6 +320,7 @@ pub fn datagen(args: DatagenArgs) -> ExitCode {
         nodes: args.nodes,
         soft_nodes: args.soft_nodes,
         random_plies: args.random_plies,
+        dfrc_percent: args.dfrc,
         book: args.book,
         syzygy: args.syzygy,
     };
@@ -331,12 +337,23 @@ pub fn datagen(args: DatagenArgs) -> ExitCode {
         eprintln!("datagen: cannot catch Ctrl-C ({error}); an interrupt loses only unfinished games");
     }
     let outcome = crate::learn::datagen::run(&request, &stop, |event| match event {
-        DatagenEvent::Started { seed, nodes, soft_nodes, random_plies, book, syzygy, first_game, games } => {
+        DatagenEvent::Started {
+            seed,
+            nodes,
+            soft_nodes,
+            random_plies,
+            dfrc_percent,
+            book,
+            syzygy,
+            first_game,
+            games,
+        } => {
             eprintln!(
-                "datagen: seed {seed}, {nodes} nodes per move{}{}, book {}, tablebases {}, games \
+                "datagen: seed {seed}, {nodes} nodes per move{}{}{}, book {}, tablebases {}, games \
              {first_game}..{games} into {}",
                 soft_nodes.map(|soft| format!(" (soft limit {soft})")).unwrap_or_default(),
                 if random_plies > 0 { format!(", {random_plies} extra random plies") } else { String::new() },
+                if dfrc_percent > 0 { format!(", {dfrc_percent}% DFRC starts") } else { String::new() },
                 book.as_deref().unwrap_or("none"),
                 syzygy.as_deref().unwrap_or("none"),
                 request.out.display()

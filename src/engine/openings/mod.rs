@@ -6,10 +6,13 @@
 //! (`balanced_opening_with_extra_plies`, its `--random-plies`). A candidate is kept only if the game is not over, the side to move
 //! is not in check, and a quick search (`BALANCE_CHECK_NODES`, one thread, cleared table) scores
 //! it within `BALANCE_LIMIT_CP`: random plies often hang a piece, and a lost position teaches the
-//! evaluation nothing. Everything is drawn from the caller's `Rng`, so an opening is a pure
+//! evaluation nothing. A share of candidates may start instead from a DFRC position
+//! (`dfrc.rs`: each side's back rank drawn from the 960) with 8 or 9 random plies, datagen's
+//! `--dfrc`. Everything is drawn from the caller's `Rng`, so an opening is a pure
 //! function of the seed stream.
 
 mod book;
+mod dfrc;
 
 pub use book::{Book, BookLineError};
 
@@ -89,13 +92,18 @@ const DISTINCT_ATTEMPTS: u32 = 100;
 /// Table size for the balance searches of `genfens`.
 const GENFENS_HASH_MIB: usize = 8;
 
-/// Where openings come from: a book, or the start position in `mode`.
+/// Where openings come from: a book, or the start position in `mode`; and the share of
+/// them that start instead from a DFRC position (`dfrc.rs`).
 #[derive(Clone, Copy)]
 pub struct OpeningSource<'a> {
     /// The book whose lines openings start from; `None` (or an empty book) for the start position.
     pub book: Option<&'a Book>,
     /// Castling mode of the start position when there is no book.
     pub mode: CastlingMode,
+    /// Percent of candidates (0-100) that start from a random DFRC position, in Chess960
+    /// castling mode, with the 8 or 9 random plies of a start without a book. At 0 nothing
+    /// is drawn for it, so the openings are those of a source without the setting.
+    pub dfrc_percent: u32,
 }
 
 impl OpeningSource<'_> {
@@ -119,7 +127,9 @@ impl OpeningSource<'_> {
 
     /// One random opening, or `None` when the random plies ended the game or gave check.
     fn candidate(&self, rng: &mut Rng, extra_plies: usize) -> Option<Position> {
+        let dfrc = self.dfrc_percent > 0 && rng.below(100) < self.dfrc_percent as usize;
         let (mut pos, plies) = match self.book {
+            _ if dfrc => (dfrc::start_position(rng), RANDOM_PLIES_MIN + rng.below(2)),
             Some(book) if !book.is_empty() => (book.position(rng.below(book.len()))?, BOOK_RANDOM_PLIES),
             _ => (Position::startpos(self.mode), RANDOM_PLIES_MIN + rng.below(2)),
         };
@@ -182,7 +192,7 @@ mod tests {
 
     #[test]
     fn random_openings_are_playable_and_reproducible() {
-        let source = OpeningSource { book: None, mode: CastlingMode::Standard };
+        let source = OpeningSource { book: None, mode: CastlingMode::Standard, dfrc_percent: 0 };
         let tt = TranspositionTable::new(1).unwrap();
         let first = source.balanced_opening(&mut Rng::for_item(5, 0), &tt).unwrap();
         let again = source.balanced_opening(&mut Rng::for_item(5, 0), &tt).unwrap();
@@ -193,10 +203,35 @@ mod tests {
     }
 
     #[test]
+    fn a_dfrc_share_of_openings_start_from_dfrc_positions_and_a_zero_share_draws_nothing() {
+        let text = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n";
+        let book = Book::parse(std::path::Path::new("b.epd"), text, false).unwrap();
+        let tt = TranspositionTable::new(1).unwrap();
+        let standard = OpeningSource { book: Some(&book), mode: CastlingMode::Standard, dfrc_percent: 0 };
+        let mixed = OpeningSource { dfrc_percent: 50, ..standard };
+        let mut dfrc = 0;
+        for seed in 0..40 {
+            let pos = mixed.balanced_opening(&mut Rng::for_item(seed, 0), &tt).unwrap();
+            assert!(!pos.is_check() && !rules::judge(&pos).is_over());
+            if pos.castling_mode() == CastlingMode::Chess960 {
+                dfrc += 1;
+                let fields: Vec<String> = pos.fen().split_whitespace().map(String::from).collect();
+                assert_eq!(fields[5], "5", "8 or 9 random plies from the DFRC start: {}", pos.fen());
+            } else {
+                assert_eq!(pos.fen().split_whitespace().nth(5), Some("2"), "a book line: {}", pos.fen());
+            }
+        }
+        assert!((10..=30).contains(&dfrc), "about half of 40 from DFRC starts: {dfrc}");
+        let all = OpeningSource { dfrc_percent: 100, ..standard };
+        let pos = all.balanced_opening(&mut Rng::for_item(3, 0), &tt).unwrap();
+        assert_eq!(pos.castling_mode(), CastlingMode::Chess960);
+    }
+
+    #[test]
     fn book_openings_start_from_a_book_line() {
         let text = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n";
         let book = Book::parse(std::path::Path::new("b.epd"), text, false).unwrap();
-        let source = OpeningSource { book: Some(&book), mode: CastlingMode::Standard };
+        let source = OpeningSource { book: Some(&book), mode: CastlingMode::Standard, dfrc_percent: 0 };
         let tt = TranspositionTable::new(1).unwrap();
         let pos = source.balanced_opening(&mut Rng::for_item(1, 0), &tt).unwrap();
         // Two random plies after 1. e4 (Black's reply, White's second move): Black to move at 2.
@@ -211,8 +246,8 @@ mod tests {
         let book = Book::parse(std::path::Path::new("b.epd"), text, false).unwrap();
         let tt = TranspositionTable::new(1).unwrap();
         for source in [
-            OpeningSource { book: Some(&book), mode: CastlingMode::Standard },
-            OpeningSource { book: None, mode: CastlingMode::Standard },
+            OpeningSource { book: Some(&book), mode: CastlingMode::Standard, dfrc_percent: 0 },
+            OpeningSource { book: None, mode: CastlingMode::Standard, dfrc_percent: 0 },
         ] {
             let draw = |seed, extra| {
                 let pos = source.balanced_opening_with_extra_plies(&mut Rng::for_item(seed, 0), &tt, extra);
@@ -225,7 +260,7 @@ mod tests {
             }
         }
         // After 1. e4, two random plies and three more: White to move at move 4 (ply 7).
-        let source = OpeningSource { book: Some(&book), mode: CastlingMode::Standard };
+        let source = OpeningSource { book: Some(&book), mode: CastlingMode::Standard, dfrc_percent: 0 };
         let pos = source.balanced_opening_with_extra_plies(&mut Rng::for_item(1, 0), &tt, 3).unwrap();
         let fen = pos.fen();
         let fields: Vec<&str> = fen.split_whitespace().collect();

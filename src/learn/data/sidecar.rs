@@ -30,6 +30,8 @@ pub struct Checkpoint {
     pub soft_nodes: Option<u64>,
     /// Random plies added to every opening (`--random-plies`). Written only when not 0.
     pub random_plies: u32,
+    /// Percent of openings from DFRC starts (`--dfrc`). Written only when not 0.
+    pub dfrc_percent: u32,
     /// The `--book` argument as given, if any.
     pub book: Option<String>,
     /// The `--syzygy` argument as given, if any.
@@ -81,6 +83,9 @@ impl Checkpoint {
         if self.random_plies > 0 {
             text.push_str(&format!("random-plies {}\n", self.random_plies));
         }
+        if self.dfrc_percent > 0 {
+            text.push_str(&format!("dfrc {}\n", self.dfrc_percent));
+        }
         if let Some(book) = &self.book {
             text.push_str(&format!("book {book}\n"));
         }
@@ -93,12 +98,14 @@ impl Checkpoint {
     /// Reads back what `to_text` wrote.
     pub fn parse(text: &str) -> Result<Checkpoint, SidecarError> {
         let mut values: [Option<u64>; 5] = [None; 5];
-        let (mut book, mut syzygy, mut soft_nodes, mut random_plies) = (None, None, None, 0);
+        let (mut book, mut syzygy, mut soft_nodes, mut random_plies, mut dfrc_percent) =
+            (None, None, None, 0, 0);
         for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
             let (key, value) = line.split_once(' ').unwrap_or((line, ""));
             match key {
                 "soft-nodes" => soft_nodes = Some(number(key, value)?),
                 "random-plies" => random_plies = number(key, value)?,
+                "dfrc" => dfrc_percent = number(key, value)?,
                 "book" => book = Some(value.trim().to_string()),
                 "syzygy" => syzygy = Some(value.trim().to_string()),
                 _ => {
@@ -119,6 +126,7 @@ impl Checkpoint {
             nodes: get(4)?,
             soft_nodes,
             random_plies,
+            dfrc_percent,
             book,
             syzygy,
         })
@@ -161,15 +169,17 @@ mod tests {
             nodes: 5000,
             soft_nodes: None,
             random_plies: 0,
+            dfrc_percent: 0,
             book: Some("a b.epd".into()),
             syzygy: Some("/tables/345:/tables/6".into()),
         };
         let text = checkpoint.to_text();
         assert!(!text.contains("soft-nodes") && !text.contains("random-plies"), "defaults are not written");
         assert_eq!(Checkpoint::parse(&text).unwrap(), checkpoint);
-        let deeper = Checkpoint { soft_nodes: Some(2000), random_plies: 4, ..checkpoint };
+        let deeper = Checkpoint { soft_nodes: Some(2000), random_plies: 4, dfrc_percent: 15, ..checkpoint };
         let text = deeper.to_text();
         assert!(text.contains("soft-nodes 2000\n") && text.contains("random-plies 4\n"), "{text}");
+        assert!(text.contains("dfrc 15\n"), "{text}");
         assert_eq!(Checkpoint::parse(&text).unwrap(), deeper);
         let error = Checkpoint::parse("random-plies -1\n").unwrap_err();
         assert_eq!(error.to_string(), "'random-plies' needs an integer, got '-1'");

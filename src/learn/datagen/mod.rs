@@ -65,6 +65,9 @@ pub struct DatagenRequest {
     /// Random plies added to every opening, on top of the two after a book line or the 8 or 9
     /// from the start position (0 for a new run without one).
     pub random_plies: Option<u32>,
+    /// Percent of openings (0-100) from DFRC starts instead of the book or the start position
+    /// (0 for a new run without one).
+    pub dfrc_percent: Option<u32>,
     /// EPD book the openings start from; without one, random plies from the start position.
     pub book: Option<PathBuf>,
     /// Syzygy folders (`SyzygyPath` syntax): a game reaching a table position ends with the
@@ -106,7 +109,7 @@ pub enum DatagenError {
     Mismatch {
         /// The sidecar.
         path: PathBuf,
-        /// The setting: `seed`, `nodes`, `soft-nodes`, `random-plies`, `book` or `syzygy`.
+        /// The setting: `seed`, `nodes`, `soft-nodes`, `random-plies`, `dfrc`, `book` or `syzygy`.
         field: &'static str,
         /// The value the sidecar records (`none` when it has none).
         stored: String,
@@ -198,6 +201,8 @@ pub enum DatagenEvent {
         soft_nodes: Option<u64>,
         /// Random plies added to every opening.
         random_plies: u32,
+        /// Percent of openings from DFRC starts.
+        dfrc_percent: u32,
         /// The book's path as given, if any.
         book: Option<String>,
         /// The Syzygy folders as given, if any.

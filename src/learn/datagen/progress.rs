@@ -100,6 +100,7 @@ fn resolve(
             nodes: request.nodes.or(hard_for_soft).unwrap_or(defaults.nodes),
             soft_nodes: request.soft_nodes.or(defaults.soft_nodes),
             random_plies: request.random_plies.unwrap_or(defaults.random_plies),
+            dfrc_percent: request.dfrc_percent.unwrap_or(defaults.dfrc_percent),
             book: given_book.clone().or(defaults.book),
             syzygy: request.syzygy.clone().or(defaults.syzygy),
         }
@@ -131,6 +132,7 @@ fn new_run_defaults() -> Checkpoint {
         nodes: DEFAULT_NODES,
         soft_nodes: None,
         random_plies: 0,
+        dfrc_percent: 0,
         book: None,
         syzygy: None,
     }
@@ -151,6 +153,7 @@ fn agree(
         ("nodes", shown(Some(stored.nodes)), shown(request.nodes)),
         ("soft-nodes", shown(stored.soft_nodes), shown(request.soft_nodes)),
         ("random-plies", shown(Some(stored.random_plies.into())), shown(request.random_plies.map(u64::from))),
+        ("dfrc", shown(Some(stored.dfrc_percent.into())), shown(request.dfrc_percent.map(u64::from))),
         ("book", stored.book.clone(), given_book),
         ("syzygy", stored.syzygy.clone(), request.syzygy.clone()),
     ];
@@ -197,6 +200,7 @@ mod tests {
             nodes: Some(100),
             soft_nodes: None,
             random_plies: None,
+            dfrc_percent: None,
             book: None,
             syzygy: None,
         }
@@ -270,6 +274,11 @@ mod tests {
         assert!(error.contains("records soft-nodes '50' but '60' was given"), "{error}");
         let error = Output::open(&deeper(None, Some(0))).err().unwrap().to_string();
         assert!(error.contains("records random-plies '3' but '0' was given"), "{error}");
+        let error = Output::open(&DatagenRequest { dfrc_percent: Some(10), ..deeper(None, None) })
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(error.contains("records dfrc '0' but '10' was given"), "{error}");
 
         // A run made without them refuses them too.
         let plain = dir.join("plain.bin");

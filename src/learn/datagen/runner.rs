@@ -120,7 +120,11 @@ pub fn run(
         seed: checkpoint.seed,
         budget: NodeBudget { hard: checkpoint.nodes, soft: checkpoint.soft_nodes },
         random_plies: checkpoint.random_plies as usize,
-        source: OpeningSource { book: book.as_ref(), mode: CastlingMode::Standard },
+        source: OpeningSource {
+            book: book.as_ref(),
+            mode: CastlingMode::Standard,
+            dfrc_percent: checkpoint.dfrc_percent,
+        },
         tablebases: tablebases.as_ref(),
     };
     on_event(DatagenEvent::Started {
@@ -128,6 +132,7 @@ pub fn run(
         nodes: checkpoint.nodes,
         soft_nodes: checkpoint.soft_nodes,
         random_plies: checkpoint.random_plies,
+        dfrc_percent: checkpoint.dfrc_percent,
         book: checkpoint.book.clone(),
         syzygy: checkpoint.syzygy.clone(),
         first_game: checkpoint.games,

@@ -32,6 +32,9 @@ fn datagen_command(made: &Checkpoint) -> String {
     if made.random_plies > 0 {
         command.push_str(&format!(" --random-plies {}", made.random_plies));
     }
+    if made.dfrc_percent > 0 {
+        command.push_str(&format!(" --dfrc {}", made.dfrc_percent));
+    }
     command.push_str(&format!(" --seed {}", made.seed));
     if let Some(book) = &made.book {
         command.push_str(&format!(" --book {book}"));

@@ -56,6 +56,7 @@ fn rendered_file_states_its_origin() {
         nodes: 5000,
         soft_nodes: None,
         random_plies: 0,
+        dfrc_percent: 0,
         book: Some("b.epd".to_string()),
         syzygy: None,
     };
