@@ -8,6 +8,7 @@
 //! of the parameter count: weights, Adam's first and second moments, the best epoch's
 //! weights. Written to a temporary file and renamed, so a kill mid-write leaves the old one.
 
+use super::error::{CheckpointProblem, TrainError};
 use super::model::FloatNet;
 use super::optimizer::AdamW;
 use crate::nnue::Architecture;
@@ -26,6 +27,10 @@ pub struct Checkpoint {
     pub net: FloatNet,
     pub optimizer: AdamW,
     pub best: FloatNet,
+}
+
+fn bad(path: &Path, problem: CheckpointProblem) -> TrainError {
+    TrainError::Checkpoint { path: path.to_path_buf(), problem }
 }
 
 pub fn path_for(out: &Path) -> PathBuf {
@@ -57,29 +62,26 @@ impl Checkpoint {
     }
 
     /// Reads a checkpoint; `Ok(None)` when there is none. Refuses one from other settings.
-    pub fn load(path: &Path, fingerprint: u64) -> Result<Option<Checkpoint>, String> {
+    pub fn load(path: &Path, fingerprint: u64) -> Result<Option<Checkpoint>, TrainError> {
         let bytes = match std::fs::read(path) {
             Ok(bytes) => bytes,
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(error) => return Err(format!("cannot read {}: {error}", path.display())),
+            Err(error) => return Err(bad(path, CheckpointProblem::Read(error))),
         };
-        let bad = |reason: &str| format!("checkpoint {}: {reason}", path.display());
         if bytes.len() < HEADER_BYTES || &bytes[0..8] != MAGIC {
-            return Err(bad("not a Patina training checkpoint"));
+            return Err(bad(path, CheckpointProblem::NotACheckpoint));
         }
         let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
         let stored = u64::from_le_bytes(bytes[8..16].try_into().expect("8 bytes"));
         if stored != fingerprint {
-            return Err(bad(
-                "was written by a run with other data or settings; give the same ones to resume, \
-                 or delete it to start over",
-            ));
+            return Err(bad(path, CheckpointProblem::OtherRun));
         }
         let hidden = u32_at(16) as usize;
-        let arch = Architecture::from_id(u32_at(20)).ok_or_else(|| bad("unknown architecture"))?;
+        let arch = Architecture::from_id(u32_at(20))
+            .ok_or_else(|| bad(path, CheckpointProblem::UnknownArchitecture(u32_at(20))))?;
         let params = FloatNet::param_count(hidden, arch.buckets());
         if bytes.len() != HEADER_BYTES + 16 * params {
-            return Err(bad("truncated"));
+            return Err(bad(path, CheckpointProblem::Truncated));
         }
         let vector = |index: usize| -> Vec<f32> {
             let start = HEADER_BYTES + index * 4 * params;
@@ -128,7 +130,14 @@ mod tests {
         };
         checkpoint.save(&path).unwrap();
         assert_eq!(Checkpoint::load(&path, 42).unwrap(), Some(checkpoint));
-        assert!(Checkpoint::load(&path, 43).unwrap_err().contains("other data or settings"));
+        assert!(matches!(
+            Checkpoint::load(&path, 43),
+            Err(TrainError::Checkpoint { problem: CheckpointProblem::OtherRun, .. })
+        ));
+        std::fs::write(&path, b"PATINACK").unwrap();
+        let error = Checkpoint::load(&path, 42).unwrap_err();
+        assert!(matches!(error, TrainError::Checkpoint { problem: CheckpointProblem::NotACheckpoint, .. }));
+        assert!(error.to_string().contains("not a Patina training checkpoint"), "{error}");
         assert_eq!(Checkpoint::load(&dir.join("none.ckpt"), 42).unwrap(), None);
         std::fs::remove_dir_all(&dir).unwrap();
     }

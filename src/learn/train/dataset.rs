@@ -12,6 +12,7 @@
 //! is the centipawn scale at which the data's scores best predict its results (fitted here
 //! unless given), so the net's centipawns mean what the search's did.
 
+use super::error::TrainError;
 use crate::learn::data::{DataResult, Filter, PackedPosition, RecordReader};
 use shakmaty::Color;
 use std::collections::HashSet;
@@ -64,15 +65,16 @@ pub fn load(
     duplicates: Duplicates,
     fraction: f64,
     limit: Option<usize>,
-) -> Result<TrainingData, String> {
+) -> Result<TrainingData, TrainError> {
     let mut data =
         TrainingData { train: Vec::new(), validation: Vec::new(), games: 0, dropped: 0, duplicates: 0 };
     let limit = limit.unwrap_or(usize::MAX);
     let mut seen = HashSet::new();
     'files: for path in paths {
-        let mut reader = RecordReader::open(path, filter).map_err(|e| e.to_string())?;
+        let unreadable = |error| TrainError::Data { path: path.clone(), error };
+        let mut reader = RecordReader::open(path, filter).map_err(unreadable)?;
         data.train.reserve(reader.total() as usize);
-        while let Some(mut game) = reader.next_game().map_err(|e| e.to_string())? {
+        while let Some(mut game) = reader.next_game().map_err(unreadable)? {
             if duplicates == Duplicates::Drop {
                 let before = game.len();
                 game.retain(|record| seen.insert(position_key(record)));
@@ -90,7 +92,7 @@ pub fn load(
         data.dropped += reader.dropped;
     }
     if data.train.is_empty() {
-        return Err("no training positions (empty files, or the filter dropped everything)".into());
+        return Err(TrainError::NoTrainingPositions);
     }
     Ok(data)
 }

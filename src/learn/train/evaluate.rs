@@ -5,6 +5,7 @@
 
 use super::dataset;
 use super::dataset::Duplicates;
+use super::error::TrainError;
 use super::loss::{parallel_loss, Sample, Settings};
 use super::model::FloatNet;
 use super::request::WdlScale;
@@ -67,21 +68,22 @@ pub struct LossReport {
 
 /// Scores every net of `request` on the held-out positions of its data. Every net is loaded
 /// before the data is read, so a bad net file fails at once and not after minutes of reading.
-pub fn held_out_losses(request: &LossRequest) -> Result<LossReport, String> {
+pub fn held_out_losses(request: &LossRequest) -> Result<LossReport, TrainError> {
     if !(request.validation_fraction > 0.0 && request.validation_fraction < 1.0) {
-        return Err(format!(
-            "--validation-fraction {} (it must lie strictly between 0 and 1: the share of the games held out)",
-            request.validation_fraction
-        ));
+        return Err(TrainError::ValidationFraction(request.validation_fraction));
     }
     let nets = request
         .nets
         .iter()
         .map(|path| {
-            let net = Network::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let net = Network::load(path).map_err(|error| TrainError::Net {
+                role: "",
+                path: path.clone(),
+                error,
+            })?;
             Ok((path.clone(), net.hash(), FloatNet::dequantised(&net)))
         })
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect::<Result<Vec<_>, TrainError>>()?;
     let data = dataset::load(
         &request.data,
         request.filter,
@@ -90,7 +92,7 @@ pub fn held_out_losses(request: &LossRequest) -> Result<LossReport, String> {
         request.limit,
     )?;
     if data.validation.is_empty() {
-        return Err("no held-out positions (too few games for this --validation-fraction)".into());
+        return Err(TrainError::NoHeldOutPositions);
     }
     let samples: Vec<Sample> = data.validation.iter().map(|record| (*record, false)).collect();
     let settings = Settings { lambda: request.lambda, wdl_scale: request.wdl_scale.resolve(&data.train) };

@@ -17,6 +17,7 @@
 
 mod checkpoint;
 mod dataset;
+mod error;
 mod evaluate;
 mod events;
 mod kernel;
@@ -26,6 +27,7 @@ mod optimizer;
 mod request;
 
 pub use dataset::{fit_wdl_scale, sigmoid, target, Duplicates};
+pub use error::{CheckpointProblem, TrainError, WdlScaleError, WidenError};
 pub use evaluate::{held_out_losses, LossReport, LossRequest, NetLoss};
 pub use events::TrainEvent;
 pub use model::{Features, FloatNet};
@@ -40,11 +42,11 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// Trains a net as `request` says; returns the path written.
-pub fn run(request: &TrainRequest, mut report: impl FnMut(TrainEvent)) -> Result<PathBuf, String> {
+pub fn run(request: &TrainRequest, mut report: impl FnMut(TrainEvent)) -> Result<PathBuf, TrainError> {
     let arch = request.architecture()?;
     if let LrSchedule::Drops(epochs) = &request.schedule {
         if epochs.contains(&0) {
-            return Err("--lr-drop 0 (epochs count from 1)".into());
+            return Err(TrainError::LrDropAtZero);
         }
     }
     let (start, widened_from) = request.starting_net(arch)?;
@@ -176,7 +178,7 @@ pub fn run(request: &TrainRequest, mut report: impl FnMut(TrainEvent)) -> Result
         last_loss = Some(validation_loss);
         state
             .save(&checkpoint_path)
-            .map_err(|e| format!("cannot write {}: {e}", checkpoint_path.display()))?;
+            .map_err(|error| TrainError::Write { path: checkpoint_path.clone(), error })?;
         report(TrainEvent::Epoch {
             epoch,
             train_loss,
@@ -203,9 +205,9 @@ pub fn run(request: &TrainRequest, mut report: impl FnMut(TrainEvent)) -> Result
             (&state.net, state.epochs_done, loss)
         }
     };
-    let network = kept.quantise().map_err(|e| format!("cannot quantise the net: {e}"))?;
+    let network = kept.quantise().map_err(TrainError::Quantise)?;
     std::fs::write(&request.out, network.to_bytes())
-        .map_err(|e| format!("cannot write {}: {e}", request.out.display()))?;
+        .map_err(|error| TrainError::Write { path: request.out.clone(), error })?;
     report(TrainEvent::Written { path: request.out.clone(), epoch, validation_loss, hash: network.hash() });
     Ok(request.out.clone())
 }

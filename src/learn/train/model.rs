@@ -8,6 +8,7 @@
 //! biases (one per bucket). The architecture decides the output buckets and how a record's
 //! pieces become input indices (`Features`); the arithmetic is the same for all three.
 
+use super::error::WidenError;
 use crate::learn::data::PackedPosition;
 use crate::nnue::{
     output_bucket, Architecture, NetError, Network, NetworkParts, ACTIVATION_ONE, INPUTS, QA, QB, SCALE,
@@ -210,16 +211,16 @@ impl FloatNet {
     ///
     /// Fewer neurons or buckets, or plain inputs from mirrored ones, would lose what the net
     /// knows: those are refused, with the reason.
-    pub fn widened(&self, arch: Architecture, hidden: usize, seed: u64) -> Result<FloatNet, String> {
+    pub fn widened(&self, arch: Architecture, hidden: usize, seed: u64) -> Result<FloatNet, WidenError> {
         let (from_hidden, from_buckets) = (self.hidden, self.buckets());
         if hidden < from_hidden {
-            return Err(format!("{from_hidden} hidden neurons cannot become fewer"));
+            return Err(WidenError::FewerNeurons(from_hidden));
         }
         if from_buckets != arch.buckets() && from_buckets != 1 {
-            return Err(format!("{from_buckets} output buckets cannot become {}", arch.buckets()));
+            return Err(WidenError::Buckets { from: from_buckets, to: arch.buckets() });
         }
         if self.arch.is_mirrored() && !arch.is_mirrored() {
-            return Err("mirrored inputs cannot become plain ones".into());
+            return Err(WidenError::MirroredToPlain);
         }
         let mut net = FloatNet::random(hidden, arch, seed);
         for input in 0..INPUTS {
@@ -406,7 +407,7 @@ mod tests {
             (Architecture::OutputBuckets, 256, "cannot become plain"),
             (Architecture::Perspective, 256, "output buckets cannot become 1"),
         ] {
-            let error = wide.widened(arch, hidden, 1).unwrap_err();
+            let error = wide.widened(arch, hidden, 1).unwrap_err().to_string();
             assert!(error.contains(reason), "{error}");
         }
     }

@@ -3,6 +3,7 @@
 //! request and data that made it.
 
 use super::dataset::{Duplicates, TrainingData};
+use super::error::{TrainError, WdlScaleError};
 use super::model::FloatNet;
 use super::optimizer::LrSchedule;
 use crate::learn::data::{Filter, PackedPosition};
@@ -89,33 +90,27 @@ impl WdlScale {
     }
 
     /// `--wdl-scale`'s text: a positive number of centipawns, or `fit`.
-    pub fn parse(text: &str) -> Result<WdlScale, String> {
+    pub fn parse(text: &str) -> Result<WdlScale, WdlScaleError> {
         if text == "fit" {
             return Ok(WdlScale::Fit);
         }
         match text.parse::<f32>() {
             Ok(cp) if cp.is_finite() && cp > 0.0 => Ok(WdlScale::Centipawns(cp)),
-            _ => Err(format!("`{text}` is neither a positive number of centipawns nor `fit`")),
+            _ => Err(WdlScaleError(text.to_string())),
         }
     }
 }
 
 impl TrainRequest {
     /// The architecture asked for, or why there is none the engine plays.
-    pub fn architecture(&self) -> Result<Architecture, String> {
+    pub fn architecture(&self) -> Result<Architecture, TrainError> {
         if !HIDDEN_SIZES.contains(&self.hidden) {
-            let sizes = HIDDEN_SIZES.map(|size| size.to_string()).join(", ");
-            return Err(format!("--hidden {} (the engine plays {sizes})", self.hidden));
+            return Err(TrainError::HiddenSize(self.hidden));
         }
         if !matches!(self.output_buckets, 1 | OUTPUT_BUCKETS) {
-            return Err(format!(
-                "--output-buckets {} (the engine reads 1 or {OUTPUT_BUCKETS})",
-                self.output_buckets
-            ));
+            return Err(TrainError::OutputBuckets(self.output_buckets));
         }
-        Architecture::with(self.output_buckets, self.mirror_inputs).ok_or_else(|| {
-            format!("--mirror-inputs needs --output-buckets {OUTPUT_BUCKETS} (architecture 3 has {OUTPUT_BUCKETS})")
-        })
+        Architecture::with(self.output_buckets, self.mirror_inputs).ok_or(TrainError::MirrorNeedsBuckets)
     }
 
     /// The weights the run starts from: `init`'s, or random ones from `seed`. An `init` net of
@@ -124,25 +119,24 @@ impl TrainRequest {
     pub fn starting_net(
         &self,
         arch: Architecture,
-    ) -> Result<(FloatNet, Option<(Architecture, usize)>), String> {
+    ) -> Result<(FloatNet, Option<(Architecture, usize)>), TrainError> {
         let Some(path) = &self.init else {
             return Ok((FloatNet::random(self.hidden, arch, self.seed), None));
         };
-        let net = Network::load(path).map_err(|e| format!("--init {}: {e}", path.display()))?;
+        let net = Network::load(path).map_err(|error| TrainError::Net {
+            role: "--init",
+            path: path.clone(),
+            error,
+        })?;
         let start = FloatNet::dequantised(&net);
         if (net.arch(), net.hidden()) == (arch, self.hidden) {
             return Ok((start, None));
         }
-        let widened = start.widened(arch, self.hidden, self.seed).map_err(|reason| {
-            format!(
-                "--init {} is architecture {} with {} hidden neurons; the run asks for architecture {} with {}, \
-                 and {reason}",
-                path.display(),
-                net.arch().id(),
-                net.hidden(),
-                arch.id(),
-                self.hidden
-            )
+        let widened = start.widened(arch, self.hidden, self.seed).map_err(|reason| TrainError::Widen {
+            path: path.clone(),
+            from: (net.arch().id(), net.hidden()),
+            to: (arch.id(), self.hidden),
+            reason,
         })?;
         Ok((widened, Some((net.arch(), net.hidden()))))
     }

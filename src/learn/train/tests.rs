@@ -114,13 +114,16 @@ fn a_mirrored_net_of_256_fits_and_quantises_too() {
 fn requests_the_engine_could_not_play_are_refused() {
     let dir = std::env::temp_dir();
     let mut odd = request(&dir, Architecture::Mirrored, 200);
-    assert!(run(&odd, |_| {}).unwrap_err().contains("--hidden 200 (the engine plays 128, 256, 384, 512)"));
+    let error = run(&odd, |_| {}).unwrap_err();
+    assert!(matches!(error, TrainError::HiddenSize(200)));
+    assert!(error.to_string().contains("--hidden 200 (the engine plays 128, 256, 384, 512)"), "{error}");
     odd.hidden = 256;
     odd.output_buckets = 1;
-    assert!(run(&odd, |_| {}).unwrap_err().contains("--mirror-inputs needs --output-buckets 8"));
+    let error = run(&odd, |_| {}).unwrap_err();
+    assert!(error.to_string().contains("--mirror-inputs needs --output-buckets 8"), "{error}");
     odd.output_buckets = 8;
     odd.schedule = LrSchedule::Drops(vec![0]);
-    assert!(run(&odd, |_| {}).unwrap_err().contains("--lr-drop 0"));
+    assert!(matches!(run(&odd, |_| {}), Err(TrainError::LrDropAtZero)));
 }
 
 /// Trains on material-labelled games with `request`'s settings as `adjust` leaves them, checks
@@ -266,9 +269,9 @@ fn fine_tuning_starts_from_the_given_net_and_never_writes_a_worse_one() {
     assert!((tuned - written).abs() < written * 0.05 + 1e-5, "{tuned} against {written}");
     let missing = evaluate::LossRequest { nets: vec![dir.join("absent.nnue")], ..scoring.clone() };
     let error = evaluate::held_out_losses(&missing).unwrap_err();
-    assert!(error.contains("absent.nnue"), "{error}");
+    assert!(matches!(&error, TrainError::Net { path, .. } if path.ends_with("absent.nnue")), "{error}");
     let all_held_out = evaluate::LossRequest { validation_fraction: 1.0, ..scoring };
-    let error = evaluate::held_out_losses(&all_held_out).unwrap_err();
+    let error = evaluate::held_out_losses(&all_held_out).unwrap_err().to_string();
     assert!(error.contains("--validation-fraction 1"), "{error}");
 
     // A net the run's shape would lose knowledge from is refused before any data is read.
@@ -276,6 +279,11 @@ fn fine_tuning_starts_from_the_given_net_and_never_writes_a_worse_one() {
     wrong.init = Some(first.out.clone());
     wrong.data = vec![dir.join("missing.bin")];
     let error = run(&wrong, |_| {}).unwrap_err();
+    assert!(
+        matches!(error, TrainError::Widen { reason: WidenError::Buckets { from: 8, to: 1 }, .. }),
+        "{error}"
+    );
+    let error = error.to_string();
     assert!(error.contains("--init") && error.contains("8 output buckets cannot become 1"), "{error}");
 
     // A wider, mirrored run starts from the net, widened to its shape.
