@@ -1,6 +1,7 @@
 //! Every form of `go` ends in exactly one legal `bestmove` (depth, nodes, clocks, movetime,
 //! tiny and negative clocks, mate, searchmoves), MultiPV reports distinct lines, fixed-node
-//! searches are reproducible, and two threads answer legally and stop promptly.
+//! searches are reproducible, and two threads answer legally and stop promptly, as do 8 and 16
+//! on two cores.
 //!
 //! Searches are kept short (depth <= 8, a few hundred milliseconds, nodes <= 200k) because CI
 //! shares two cores. Latency bounds go through `common::assert_latency` (generous unless
@@ -10,7 +11,7 @@
 mod common;
 
 use common::uci::*;
-use common::{assert_latency, field, ms, pv, score, timing, EngineProcess, QUICK};
+use common::{assert_exit_within, assert_latency, field, ms, pv, score, timing, EngineProcess, QUICK};
 use std::collections::BTreeSet;
 use std::time::Duration;
 
@@ -183,4 +184,62 @@ fn two_threads_search_and_answer_legally() {
     let (_, latency) = stop_now(&mut engine);
     assert_latency("stop with 2 threads", latency, || go_then_stop(&mut engine, "go infinite"));
     engine.assert_ready();
+}
+
+/// Users with many cores set 8, 16 or more threads; CI has two. Oversubscribed helpers must
+/// still give one legal `bestmove` per `go`, answer `isready` mid-search, stop promptly, play
+/// inside a clock, and survive `go`/`stop` back to back and thread counts changed between
+/// searches (issue 65: the code paths at 8 and 16 threads tested on two cores).
+#[test]
+fn eight_and_sixteen_threads_on_two_cores_lose_no_bestmove_and_never_hang() {
+    for threads in [8, 16] {
+        let mut engine = EngineProcess::spawn();
+        engine.send(&format!("setoption name Threads value {threads}"));
+        engine.send("setoption name Hash value 32");
+        let search = checked_go(&mut engine, "position startpos", "go depth 7");
+        assert_eq!(search.last_depth(), 7, "{threads} threads");
+        let search = checked_go(&mut engine, &format!("position fen {KIWIPETE}"), "go nodes 100000");
+        assert!(!search.infos().is_empty(), "{threads} threads");
+
+        let clock = "go wtime 2000 btime 2000 winc 20 binc 20";
+        let search = checked_go(&mut engine, "position startpos moves d2d4 g8f6", clock);
+        assert!(
+            search.elapsed < Duration::from_millis(2000),
+            "{threads} threads lost on time: {:?}",
+            search.elapsed
+        );
+
+        // `isready` is answered while every helper searches, and `stop` ends them all.
+        engine.send("position startpos moves e2e4 c7c5");
+        engine.send("go infinite");
+        engine.expect_line(|l| l.starts_with("info depth"), QUICK);
+        engine.send("isready");
+        let lines = engine.lines_until(|l| l == "readyok", QUICK);
+        assert!(lines.iter().all(|l| !l.starts_with("bestmove")), "{threads} threads: {lines:?}");
+        let (_, latency) = stop_now(&mut engine);
+        assert_latency(&format!("stop with {threads} threads"), latency, || {
+            go_then_stop(&mut engine, "go infinite")
+        });
+
+        // Back-to-back searches, stopped at once: each `go` gets exactly one `bestmove`.
+        for round in 0..12 {
+            engine.send("position startpos moves g1f3");
+            engine.send("go infinite");
+            engine.send("stop");
+            let lines = engine.lines_until(|l| l.starts_with("bestmove"), QUICK);
+            let bestmove = lines.last().expect("a bestmove line");
+            assert!(bestmove != "bestmove 0000", "{threads} threads, round {round}: {bestmove}");
+        }
+        let after = engine.lines_during(Duration::from_millis(200));
+        assert!(after.iter().all(|l| !l.starts_with("bestmove")), "a stray bestmove: {after:?}");
+
+        // Thread counts changed between searches, down and up again.
+        for count in [1, threads, 3, threads] {
+            engine.send(&format!("setoption name Threads value {count}"));
+            let search = checked_go(&mut engine, "position startpos moves e2e4", "go depth 5");
+            assert_eq!(search.last_depth(), 5, "{count} threads");
+        }
+        engine.send("quit");
+        assert_exit_within(&mut engine, &format!("quit with {threads} threads"));
+    }
 }
