@@ -42,6 +42,11 @@ enum CliCommand {
         /// Search threads; above 1 this measures time-to-depth and the node count varies.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
         threads: u16,
+        /// Hash table size in MiB, cleared before each position; other than 16 gives another
+        /// node count (for measuring a large table's speed, e.g. with huge pages).
+        #[arg(long, value_name = "MIB", default_value_t = patina::engine::bench::DEFAULT_HASH_MIB as u64,
+              value_parser = clap::value_parser!(u64).range(1..=262_144))]
+        hash: u64,
     },
     /// Print the search's tunables as OpenBench's SPSA input (`NAME, int, default, min, max,
     /// c_end, r_end`); a `--features tune` build takes them as UCI options.
@@ -381,7 +386,7 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Some(CliCommand::Bench { depth, threads }) => {
+        Some(CliCommand::Bench { depth, threads, hash }) => {
             // `--config` may choose another evaluation (EvalFile, UseNNUE = false).
             let evaluator = match patina::engine::evaluator_for(&options) {
                 Ok(evaluator) => evaluator,
@@ -390,11 +395,23 @@ fn main() -> ExitCode {
                     return ExitCode::FAILURE;
                 }
             };
-            let result =
-                patina::engine::bench::run(depth, threads.into(), evaluator, |index, fen, position| {
+            let result = patina::engine::bench::run(
+                depth,
+                threads.into(),
+                hash as usize,
+                evaluator,
+                |index, fen, position| {
                     let ms = position.elapsed.as_secs_f64() * 1000.0;
                     eprintln!("position {:2}: {:>10} nodes {ms:>9.1} ms  {fen}", index + 1, position.nodes);
-                });
+                },
+            );
+            let result = match result {
+                Ok(result) => result,
+                Err(error) => {
+                    eprintln!("patina: bench: {error}");
+                    return ExitCode::FAILURE;
+                }
+            };
             eprintln!("search time {:.3} s", result.elapsed.as_secs_f64());
             println!("{} nodes {} nps", result.nodes, result.nps());
             ExitCode::SUCCESS

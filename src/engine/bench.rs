@@ -8,13 +8,14 @@
 use crate::engine;
 use crate::position::Position;
 use crate::search::{Evaluator, SearchControl, SearchLimits};
-use crate::tt::TranspositionTable;
+use crate::tt::{AllocationError, TranspositionTable};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Depth used when none is given.
 pub const DEFAULT_DEPTH: i32 = 9;
-const HASH_MIB: usize = 16;
+/// Table size when none is given: the one the pinned node count is measured with.
+pub const DEFAULT_HASH_MIB: usize = 16;
 
 /// Varied positions: openings, middlegames with tactics, endgames.
 pub const POSITIONS: &[&str] = &[
@@ -72,15 +73,20 @@ impl BenchResult {
 /// Searches every position to `depth` on `threads` threads with `evaluator` (the compiled-in
 /// net, `Evaluator::default()`, gives the signature a build is known by); `on_position` sees
 /// each position's result as it ends.
+/// `hash_mib` is the table's size (cleared before each position, so every position starts
+/// from an empty table; another size than `DEFAULT_HASH_MIB` gives another node count). `None`
+/// when the table cannot be had.
 pub fn run(
     depth: i32,
     threads: usize,
+    hash_mib: usize,
     evaluator: Evaluator,
     on_position: impl FnMut(usize, &str, BenchResult),
-) -> BenchResult {
+) -> Result<BenchResult, AllocationError> {
     let never = AtomicBool::new(false);
-    run_until(depth, threads, evaluator, &never, on_position)
-        .unwrap_or(BenchResult { nodes: 0, elapsed: Duration::ZERO })
+    let tt = TranspositionTable::new(hash_mib)?;
+    Ok(run_until(depth, threads, &tt, evaluator, &never, on_position)
+        .unwrap_or(BenchResult { nodes: 0, elapsed: Duration::ZERO }))
 }
 
 /// `run` with `evaluator` that can be stopped (the UCI `bench` job, which searches with the
@@ -89,6 +95,7 @@ pub fn run(
 pub fn run_until(
     depth: i32,
     threads: usize,
+    tt: &TranspositionTable,
     evaluator: Evaluator,
     stop: &AtomicBool,
     mut on_position: impl FnMut(usize, &str, BenchResult),
@@ -97,7 +104,7 @@ pub fn run_until(
     let mut searching = Duration::ZERO;
     for (index, fen) in POSITIONS.iter().enumerate() {
         let Ok(pos) = Position::from_fen(fen, false) else { continue };
-        let Ok(tt) = TranspositionTable::new(HASH_MIB) else { continue };
+        tt.clear();
         let limits = SearchLimits { evaluator: evaluator.clone(), ..engine::fixed_depth(depth, threads) };
         let control = SearchControl::new(false);
         let position_start = Instant::now();
@@ -111,7 +118,7 @@ pub fn run_until(
             return None;
         }
         // Every bench position has a legal move (a test checks); one without adds nothing.
-        let outcome = engine::search(&pos, &limits, &tt, &control, &watch_stop);
+        let outcome = engine::search(&pos, &limits, tt, &control, &watch_stop);
         if stop.load(Ordering::Relaxed) {
             return None;
         }
@@ -139,19 +146,28 @@ mod tests {
 
     #[test]
     fn node_count_is_reproducible() {
-        let first = run(4, 1, Evaluator::default(), |_, _, _| {}).nodes;
-        let second = run(4, 1, Evaluator::default(), |_, _, _| {}).nodes;
-        assert_eq!(first, second);
+        let at = |hash| run(4, 1, hash, Evaluator::default(), |_, _, _| {}).unwrap().nodes;
+        let first = at(DEFAULT_HASH_MIB);
+        assert_eq!(first, at(DEFAULT_HASH_MIB));
+        // A table cleared between positions is as good as a fresh one, whatever its size: at a
+        // depth that fills neither, the size changes nothing.
+        assert_eq!(first, at(64));
     }
 
     #[test]
     fn more_threads_search_every_position() {
         let mut searched = 0;
-        let result = run(3, 2, Evaluator::default(), |_, _, position| {
+        let result = run(3, 2, DEFAULT_HASH_MIB, Evaluator::default(), |_, _, position| {
             assert!(position.nodes > 0);
             searched += 1;
         });
         assert_eq!(searched, POSITIONS.len());
-        assert!(result.nodes > 0);
+        assert!(result.unwrap().nodes > 0);
+    }
+
+    #[test]
+    fn a_table_the_machine_cannot_give_is_an_error() {
+        let error = run(4, 1, 1 << 30, Evaluator::default(), |_, _, _| {}).unwrap_err();
+        assert!(error.to_string().contains("cannot allocate"), "{error}");
     }
 }

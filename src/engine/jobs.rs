@@ -13,6 +13,7 @@ use crate::perft;
 use crate::position::Position;
 use crate::search::Evaluator;
 use crate::tablebase::{TablebaseError, Tablebases};
+use crate::tt::TranspositionTable;
 use crossbeam_channel::{unbounded, Receiver, Sender};
 use shakmaty::{CastlingMode, Move};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -252,7 +253,11 @@ fn run(job: Job, evaluator: Evaluator, stop: &AtomicBool, events: &Sender<JobEve
     };
     match job {
         Job::Bench { depth } => {
-            send(JobEvent::BenchDone(bench::run_until(depth, 1, evaluator, stop, |_, _, _| {})))
+            // A machine that cannot give bench its 16 MiB has no node count to report either.
+            let result = TranspositionTable::new(bench::DEFAULT_HASH_MIB)
+                .ok()
+                .and_then(|tt| bench::run_until(depth, 1, &tt, evaluator, stop, |_, _, _| {}));
+            send(JobEvent::BenchDone(result))
         }
         Job::Perft { mut pos, depth } => {
             let start = Instant::now();
