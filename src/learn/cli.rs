@@ -283,8 +283,20 @@ pub struct TrainArgs {
     lr: f32,
     /// Instead of the cosine: keep --lr, and multiply it by 0.1 from this epoch (counted from
     /// 1) on; repeat for several drops.
-    #[arg(long, value_name = "EPOCH")]
+    #[arg(long, value_name = "EPOCH", conflicts_with = "final_lr")]
     lr_drop: Vec<u32>,
+    /// The cosine schedule's last rate [default: 1% of --lr]; long runs from random weights
+    /// go down to about 1e-6.
+    #[arg(long, value_name = "LR", value_parser = positive_rate)]
+    final_lr: Option<f32>,
+    /// Ramp the target's result weight linearly from --lambda at the first step to this at the
+    /// last (validation losses are scored at this one, the weight the run ends at).
+    #[arg(long, value_name = "LAMBDA", value_parser = unit_fraction)]
+    lambda_end: Option<f32>,
+    /// Also write the net after every N-th epoch, as OUT with `-eEPOCH` before its extension
+    /// (net-e10.nnue), so the epoch that plays best can be chosen by a match.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    save_every: Option<u32>,
     /// AdamW's decoupled weight decay.
     #[arg(long, default_value_t = 0.01)]
     weight_decay: f32,
@@ -308,6 +320,22 @@ pub struct TrainArgs {
     /// finished run rerun with the other choice writes it from the checkpoint without training.
     #[arg(long, value_enum, default_value_t = Keep::Best)]
     keep: Keep,
+}
+
+/// `--final-lr`: a positive, finite rate.
+fn positive_rate(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(rate) if rate.is_finite() && rate > 0.0 => Ok(rate),
+        _ => Err(format!("`{text}` is not a positive learning rate")),
+    }
+}
+
+/// `--lambda-end`: a weight from 0 to 1.
+fn unit_fraction(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(weight) if (0.0..=1.0).contains(&weight) => Ok(weight),
+        _ => Err(format!("`{text}` is not a weight from 0 to 1")),
+    }
 }
 
 /// Runs datagen with Ctrl-C (and SIGTERM) wired to a clean stop; progress goes to stderr.
@@ -458,7 +486,13 @@ pub fn train(args: TrainArgs) -> ExitCode {
         epochs: args.epochs,
         batch: args.batch as usize,
         learning_rate: args.lr,
-        schedule: if args.lr_drop.is_empty() { LrSchedule::Cosine } else { LrSchedule::Drops(args.lr_drop) },
+        schedule: if args.lr_drop.is_empty() {
+            LrSchedule::Cosine { final_lr: args.final_lr }
+        } else {
+            LrSchedule::Drops(args.lr_drop)
+        },
+        lambda_end: args.lambda_end,
+        save_every: args.save_every,
         weight_decay: args.weight_decay,
         lambda: args.data.lambda,
         wdl_scale: args.data.wdl_scale,

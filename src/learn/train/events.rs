@@ -87,6 +87,17 @@ pub enum TrainEvent {
         /// The weights' hash, which names the net in the engine's `info string` lines.
         hash: u64,
     },
+    /// `--save-every` wrote this epoch's weights, whatever their loss.
+    Saved {
+        /// The net file (`TrainRequest::epoch_path`).
+        path: PathBuf,
+        /// The epoch.
+        epoch: u32,
+        /// Its validation loss (float weights).
+        validation_loss: f64,
+        /// The weights' hash.
+        hash: u64,
+    },
 }
 
 impl fmt::Display for TrainEvent {
@@ -132,6 +143,11 @@ impl fmt::Display for TrainEvent {
             TrainEvent::Written { path, epoch, validation_loss, hash } => write!(
                 f,
                 "wrote {} (epoch {epoch}, validation {validation_loss:.6}, hash {hash:016x})",
+                path.display()
+            ),
+            TrainEvent::Saved { path, epoch, validation_loss, hash } => write!(
+                f,
+                "saved epoch {epoch} as {} (validation {validation_loss:.6}, hash {hash:016x})",
                 path.display()
             ),
         }

@@ -74,7 +74,7 @@ pub fn run(request: &TrainRequest, mut report: impl FnMut(TrainEvent)) -> Result
         duplicates: data.duplicates,
         wdl_scale,
     });
-    let settings = Settings { lambda: request.lambda, wdl_scale };
+    let settings = Settings { lambda: request.final_lambda(), wdl_scale };
     let validation: Vec<Sample> = data.validation.iter().map(|record| (*record, false)).collect();
     let fingerprint = request::fingerprint(request, &data, wdl_scale, &start);
     let checkpoint_path = checkpoint::path_for(&request.out);
@@ -128,8 +128,11 @@ pub fn run(request: &TrainRequest, mut report: impl FnMut(TrainEvent)) -> Result
             let samples = data.train.len();
             let records: Vec<Sample> =
                 batch.iter().map(|&i| (data.train[i as usize % samples], i as usize >= samples)).collect();
-            train_loss += threads.mean_gradient(&state.net, &records, &settings, &mut gradient, &mut touched)
-                * records.len() as f64;
+            let step_settings =
+                Settings { lambda: request.lambda_at(state.optimizer.steps, total_steps), ..settings };
+            train_loss +=
+                threads.mean_gradient(&state.net, &records, &step_settings, &mut gradient, &mut touched)
+                    * records.len() as f64;
             lr = request.schedule.lr(
                 request.learning_rate,
                 state.optimizer.steps,
@@ -176,6 +179,11 @@ pub fn run(request: &TrainRequest, mut report: impl FnMut(TrainEvent)) -> Result
         }
         state.epochs_done = epoch;
         last_loss = Some(validation_loss);
+        if request.save_every.is_some_and(|every| epoch % every == 0) {
+            let path = request.epoch_path(epoch);
+            let hash = write_net(&state.net, &path)?;
+            report(TrainEvent::Saved { path, epoch, validation_loss, hash });
+        }
         state
             .save(&checkpoint_path)
             .map_err(|error| TrainError::Write { path: checkpoint_path.clone(), error })?;
@@ -205,11 +213,17 @@ pub fn run(request: &TrainRequest, mut report: impl FnMut(TrainEvent)) -> Result
             (&state.net, state.epochs_done, loss)
         }
     };
-    let network = kept.quantise().map_err(TrainError::Quantise)?;
-    std::fs::write(&request.out, network.to_bytes())
-        .map_err(|error| TrainError::Write { path: request.out.clone(), error })?;
-    report(TrainEvent::Written { path: request.out.clone(), epoch, validation_loss, hash: network.hash() });
+    let hash = write_net(kept, &request.out)?;
+    report(TrainEvent::Written { path: request.out.clone(), epoch, validation_loss, hash });
     Ok(request.out.clone())
+}
+
+/// Quantises `net` and writes it to `path`; returns its hash.
+fn write_net(net: &FloatNet, path: &std::path::Path) -> Result<u64, TrainError> {
+    let network = net.quantise().map_err(TrainError::Quantise)?;
+    std::fs::write(path, network.to_bytes())
+        .map_err(|error| TrainError::Write { path: path.to_path_buf(), error })?;
+    Ok(network.hash())
 }
 
 #[cfg(test)]

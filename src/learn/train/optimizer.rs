@@ -2,11 +2,12 @@
 //!
 //! Adam's moments per parameter (betas 0.9 and 0.999), the weight decay applied to the weight
 //! itself rather than through the gradient (AdamW), and a learning rate that either falls from
-//! `lr` to `lr * FINAL_LR_FRACTION` along a half cosine over the whole run, so early steps
+//! `lr` to a final rate (`lr * FINAL_LR_FRACTION` unless given) along a half cosine over the
+//! whole run, so early steps
 //! move far and the last ones settle, or stays at `lr` and drops tenfold at given epochs (the
 //! step schedule of long runs, whose length need not be fixed in advance).
 
-/// Where the cosine schedule ends, as a fraction of the starting rate.
+/// Where the cosine schedule ends unless told, as a fraction of the starting rate.
 pub const FINAL_LR_FRACTION: f32 = 0.01;
 /// What each drop of a step schedule multiplies the rate by.
 pub const LR_DROP_FACTOR: f32 = 0.1;
@@ -24,11 +25,14 @@ pub struct AdamW {
 }
 
 /// How the learning rate moves over a run.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum LrSchedule {
-    /// Falls along a half cosine from the starting rate to `FINAL_LR_FRACTION` of it by the
-    /// run's last step.
-    Cosine,
+    /// Falls along a half cosine from the starting rate to `final_lr` (`FINAL_LR_FRACTION`
+    /// of the starting rate when `None`) by the run's last step.
+    Cosine {
+        /// The rate of the last step.
+        final_lr: Option<f32>,
+    },
     /// The starting rate, times `LR_DROP_FACTOR` from each of these epochs (counted from 1)
     /// on: `Drops(vec![20, 28])` trains epochs 1-19 at `lr`, 20-27 at `lr / 10`, then
     /// `lr / 100`.
@@ -40,7 +44,8 @@ impl LrSchedule {
     /// an epoch, starting at `lr`.
     pub fn lr(&self, lr: f32, step: u64, steps_per_epoch: u64, total_steps: u64) -> f32 {
         match self {
-            LrSchedule::Cosine => AdamW::scheduled_lr(lr, step, total_steps),
+            LrSchedule::Cosine { final_lr: None } => AdamW::scheduled_lr(lr, step, total_steps),
+            LrSchedule::Cosine { final_lr: Some(floor) } => cosine(lr, *floor, step, total_steps),
             LrSchedule::Drops(epochs) => {
                 let epoch = step / steps_per_epoch.max(1) + 1;
                 let drops = epochs.iter().filter(|&&drop| u64::from(drop) <= epoch).count();
@@ -57,9 +62,7 @@ impl AdamW {
 
     /// The learning rate at `step` of `total_steps`.
     pub fn scheduled_lr(lr: f32, step: u64, total_steps: u64) -> f32 {
-        let progress = step as f32 / total_steps.max(1) as f32;
-        let floor = lr * FINAL_LR_FRACTION;
-        floor + 0.5 * (lr - floor) * (1.0 + (std::f32::consts::PI * progress.min(1.0)).cos())
+        cosine(lr, lr * FINAL_LR_FRACTION, step, total_steps)
     }
 
     /// One step on `params` with `gradient` (the mean over the batch): the dense step
@@ -111,6 +114,12 @@ impl AdamW {
     }
 }
 
+/// A half cosine from `lr` at step 0 to `floor` at `total_steps`.
+fn cosine(lr: f32, floor: f32, step: u64, total_steps: u64) -> f32 {
+    let progress = step as f32 / total_steps.max(1) as f32;
+    floor + 0.5 * (lr - floor) * (1.0 + (std::f32::consts::PI * progress.min(1.0)).cos())
+}
+
 /// The constants of one step.
 struct StepRule {
     lr: f32,
@@ -153,7 +162,12 @@ mod tests {
         assert!((at(3) - 0.1).abs() < 1e-7 && (at(4) - 0.1).abs() < 1e-7);
         assert!((at(5) - 0.01).abs() < 1e-8 && (at(6) - 0.01).abs() < 1e-8);
         assert_eq!(schedule.lr(1.0, 2 * per_epoch - 1, per_epoch, 60), 1.0, "the last step of epoch 2");
-        assert_eq!(LrSchedule::Cosine.lr(1.0, 50, 10, 100), AdamW::scheduled_lr(1.0, 50, 100));
+        let cosine = LrSchedule::Cosine { final_lr: None };
+        assert_eq!(cosine.lr(1.0, 50, 10, 100), AdamW::scheduled_lr(1.0, 50, 100));
+        let long = LrSchedule::Cosine { final_lr: Some(1e-6) };
+        assert_eq!(long.lr(1e-3, 0, 10, 100), 1e-3);
+        assert!((long.lr(1e-3, 100, 10, 100) - 1e-6).abs() < 1e-9, "ends at the final rate");
+        assert!((long.lr(1e-3, 50, 10, 100) - 0.5 * (1e-3 + 1e-6)).abs() < 1e-8, "half way: the mean");
     }
 
     #[test]

@@ -36,6 +36,11 @@ pub struct TrainRequest {
     pub weight_decay: f32,
     /// Weight of the game result in the target (0: the search score alone, 1: results only).
     pub lambda: f32,
+    /// Where the result weight ramps to by the last step (linearly from `lambda`); `None`
+    /// keeps `lambda` throughout. Validation is scored at the end weight.
+    pub lambda_end: Option<f32>,
+    /// Write the net after every N-th epoch too (`epoch_path`).
+    pub save_every: Option<u32>,
     /// Centipawns per logit of the target's sigmoid.
     pub wdl_scale: WdlScale,
     /// Share of the games held out for validation, 0 to 1.
@@ -141,6 +146,33 @@ impl TrainRequest {
         Ok((widened, Some((net.arch(), net.hidden()))))
     }
 
+    /// The result weight at `step` of `total_steps`.
+    pub fn lambda_at(&self, step: u64, total_steps: u64) -> f32 {
+        match self.lambda_end {
+            None => self.lambda,
+            Some(end) => {
+                let progress = (step as f32 / total_steps.max(1) as f32).min(1.0);
+                self.lambda + (end - self.lambda) * progress
+            }
+        }
+    }
+
+    /// The weight validation is scored at: the one the run ends at.
+    pub fn final_lambda(&self) -> f32 {
+        self.lambda_end.unwrap_or(self.lambda)
+    }
+
+    /// Where `--save-every` writes the net of `epoch`: `--out` with `-eEPOCH` before its
+    /// extension.
+    pub fn epoch_path(&self, epoch: u32) -> PathBuf {
+        let stem = self.out.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = match self.out.extension() {
+            Some(extension) => format!("{stem}-e{epoch}.{}", extension.to_string_lossy()),
+            None => format!("{stem}-e{epoch}"),
+        };
+        self.out.with_file_name(name)
+    }
+
     /// Copies of each training position an epoch trains on: 2 when it is also trained mirrored.
     pub fn copies(&self) -> usize {
         if self.mirror && !self.mirror_inputs {
@@ -164,7 +196,7 @@ pub(super) fn fingerprint(
         crate::nnue::fnv1a(&bytes)
     });
     let text = format!(
-        "{:?} {} {} {} {} {} {} {:?} {} {} {} {} {} {} {} {:?} {} {} {} {:?}{}",
+        "{:?} {} {} {} {} {} {} {:?} {} {} {} {} {} {} {} {:?} {} {} {} {:?}{}{}",
         request.data,
         request.hidden,
         request.output_buckets,
@@ -186,7 +218,8 @@ pub(super) fn fingerprint(
         request.mirror,
         start_hash,
         // Runs from before duplicates were dropped keep their fingerprint.
-        if request.duplicates == Duplicates::Drop { " dedup" } else { "" }
+        if request.duplicates == Duplicates::Drop { " dedup" } else { "" },
+        request.lambda_end.map(|end| format!(" lambda-end {end}")).unwrap_or_default()
     );
     crate::nnue::fnv1a(text.as_bytes())
 }

@@ -73,9 +73,11 @@ fn request(dir: &std::path::Path, arch: Architecture, hidden: usize) -> TrainReq
         epochs: 12,
         batch: 256,
         learning_rate: 0.005,
-        schedule: LrSchedule::Cosine,
+        schedule: LrSchedule::Cosine { final_lr: None },
         weight_decay: 0.0,
         lambda: 0.0,
+        lambda_end: None,
+        save_every: None,
         wdl_scale: WdlScale::Centipawns(400.0),
         validation_fraction: 0.1,
         filter: Filter::TRAINING,
@@ -106,8 +108,27 @@ fn a_mirrored_net_of_256_fits_and_quantises_too() {
     let request = fit_and_compare(Architecture::Mirrored, 256, |request| {
         request.schedule = LrSchedule::Drops(vec![9]);
         request.mirror = true;
+        request.save_every = Some(4);
     });
     assert_eq!(request.copies(), 1);
+}
+
+/// A long run's settings: a cosine to a given final rate, the result weight ramped in.
+#[test]
+fn a_cosine_to_a_final_rate_with_a_lambda_ramp_fits_too() {
+    // Its own architecture and size: fit_and_compare's folder is named by them.
+    let request = fit_and_compare(Architecture::Mirrored, HIDDEN, |request| {
+        request.schedule = LrSchedule::Cosine { final_lr: Some(1e-5) };
+        request.lambda_end = Some(0.1);
+    });
+    let total = 1000;
+    assert_eq!(request.lambda_at(0, total), 0.0);
+    assert!((request.lambda_at(500, total) - 0.05).abs() < 1e-6);
+    assert!((request.lambda_at(total, total) - 0.1).abs() < 1e-6);
+    assert_eq!(request.final_lambda(), 0.1);
+    let plain = TrainRequest { lambda: 0.3, lambda_end: None, ..request.clone() };
+    assert_eq!((plain.lambda_at(0, total), plain.lambda_at(total, total)), (0.3, 0.3));
+    assert_eq!(request.epoch_path(7), request.out.with_file_name("net-e7.nnue"));
 }
 
 #[test]
@@ -205,6 +226,19 @@ fn fit_and_compare(arch: Architecture, hidden: usize, adjust: impl Fn(&mut Train
     .unwrap();
     assert_eq!((epochs_run, written_epoch), (0, Some(request.epochs)));
     assert_eq!(Network::load(&out).unwrap(), state.net.quantise().unwrap());
+    if let Some(every) = request.save_every {
+        let saved: Vec<u32> =
+            (1..=request.epochs).filter(|epoch| request.epoch_path(*epoch).exists()).collect();
+        let wanted: Vec<u32> = (1..=request.epochs).filter(|epoch| epoch % every == 0).collect();
+        assert_eq!(saved, wanted, "--save-every {every}");
+        for epoch in saved {
+            let net = Network::load(&request.epoch_path(epoch)).unwrap();
+            assert_eq!((net.arch(), net.hidden()), (arch, hidden));
+            if epoch == request.epochs {
+                assert_eq!(net, state.net.quantise().unwrap(), "the last epoch saved is the last weights");
+            }
+        }
+    }
     std::fs::remove_dir_all(&dir).unwrap();
     request
 }
