@@ -169,6 +169,9 @@ fn update<const H: usize>(
 }
 
 /// Brings `computed`'s last entry up to date and evaluates it (see the module comment).
+/// Compiled for AVX-512, AVX2 and the baseline, the widest the CPU runs chosen at run time:
+/// the updates and the output layer inline into it and vectorise at that width.
+#[multiversion::multiversion(targets("x86_64+avx512f+avx512bw+avx2+fma", "x86_64+avx2+fma"))]
 fn evaluate_line<'a, const H: usize>(
     layers: &Layers<H>,
     arch: Architecture,
