@@ -179,11 +179,16 @@ pub fn run(request: &TrainRequest, mut report: impl FnMut(TrainEvent)) -> Result
         }
         state.epochs_done = epoch;
         last_loss = Some(validation_loss);
-        if request.save_every.is_some_and(|every| epoch % every == 0) {
-            let path = request.epoch_path(epoch);
-            let hash = write_net(&state.net, &path)?;
-            report(TrainEvent::Saved { path, epoch, validation_loss, hash });
-        }
+        // The epoch's own net is written before the checkpoint that counts the epoch done, so a
+        // run killed in between writes it again on resuming.
+        let saved = match request.save_every {
+            Some(every) if epoch % every == 0 => {
+                let path = request.epoch_path(epoch);
+                let hash = write_net(&state.net, &path)?;
+                Some(TrainEvent::Saved { path, epoch, validation_loss, hash })
+            }
+            _ => None,
+        };
         state
             .save(&checkpoint_path)
             .map_err(|error| TrainError::Write { path: checkpoint_path.clone(), error })?;
@@ -195,6 +200,9 @@ pub fn run(request: &TrainRequest, mut report: impl FnMut(TrainEvent)) -> Result
             lr,
             elapsed: started.elapsed(),
         });
+        if let Some(saved) = saved {
+            report(saved);
+        }
     }
     let (kept, epoch, validation_loss) = match request.keep {
         Keep::Best => (&state.best, state.best_epoch, f64::from(state.best_loss)),
