@@ -44,6 +44,7 @@ impl Workspace {
     }
 
     /// Builds the accumulators and returns the output, as `FloatNet::forward`.
+    #[inline]
     pub fn forward(&mut self, net: &FloatNet, features: &Features) -> f32 {
         let hidden = net.hidden;
         let layout = net.layout();
@@ -61,6 +62,7 @@ impl Workspace {
 
     /// Evaluates once, asks `loss_slope` for d(loss)/d(output), and adds that times the
     /// output's gradient to `self.gradient`, as `FloatNet::backward`.
+    #[inline]
     pub fn backward(&mut self, net: &FloatNet, features: &Features, loss_slope: impl FnOnce(f32) -> f32) {
         let hidden = net.hidden;
         let output = self.forward(net, features);
@@ -94,6 +96,7 @@ impl Workspace {
 
 /// `sums = bias + the rows of `inputs``, then the dot product of `screlu(sums)` with
 /// `weights`, a block of neurons at a time.
+#[inline]
 fn accumulate_and_dot(
     params: &[f32],
     hidden: usize,

@@ -21,6 +21,9 @@ pub(super) struct Settings {
 }
 
 /// Summed loss over `records`, and their summed gradient into `workspace` if it has one.
+/// Compiled for AVX-512, AVX2 and the baseline, chosen at run time (as the engine's
+/// `evaluate_line`): the kernel inlines into it, so the portable build trains at full width.
+#[multiversion::multiversion(targets("x86_64+avx512f+avx512bw+avx2+fma", "x86_64+avx2+fma"))]
 fn slice_loss(net: &FloatNet, records: &[Sample], settings: &Settings, workspace: &mut Workspace) -> f64 {
     let mut loss = 0.0f64;
     let scale = SCALE as f32 / settings.wdl_scale;
