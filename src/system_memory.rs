@@ -1,31 +1,36 @@
 //! How much memory the machine can still give this process, so that a huge `Hash` is refused
-//! with an error instead of being granted by overcommit and then killed by the OOM killer.
+//! with an error instead of being granted by overcommit and then killed by the OOM killer (or,
+//! on Windows, paged to disk). `TranspositionTable::new` asks before it allocates.
+//!
+//! The figures come from the `sysinfo` crate, which asks each platform its own way:
+//! `/proc/meminfo` and the cgroup (v1 or v2) memory files on Linux, `GlobalMemoryStatusEx` on
+//! Windows, the host statistics on macOS.
 
-use std::fs;
+use sysinfo::{MemoryRefreshKind, RefreshKind, System};
 
-/// Bytes available to allocate: the kernel's `MemAvailable`, lowered to the cgroup's remaining
-/// allowance when the process runs under a memory limit (containers). `None` where unknown.
+/// Bytes available to allocate: the system's available memory, lowered to the cgroup's
+/// remaining allowance when the process runs under a memory limit (containers, Linux only).
+/// `None` where the platform reports neither.
 pub fn available_bytes() -> Option<u64> {
-    let system = fs::read_to_string("/proc/meminfo").ok().and_then(|text| meminfo_available(&text));
-    let cgroup = cgroup_remaining();
-    match (system, cgroup) {
+    let system = memory_only()?;
+    // sysinfo reports 0 on a platform it does not support: that is "unknown", not "full".
+    let machine = Some(system.available_memory()).filter(|&bytes| bytes > 0);
+    let cgroup = system.cgroup_limits().map(|limits| limits.free_memory);
+    lower_of(machine, cgroup)
+}
+
+/// A `System` with only the RAM figures read (no processes, CPUs or swap).
+fn memory_only() -> Option<System> {
+    let ram = RefreshKind::nothing().with_memory(MemoryRefreshKind::nothing().with_ram());
+    System::new_with_specifics(ram).ok()
+}
+
+/// The smaller of two limits, either of which may be unknown.
+fn lower_of(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+    match (a, b) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
     }
-}
-
-/// `MemAvailable` from `/proc/meminfo`, in bytes.
-fn meminfo_available(text: &str) -> Option<u64> {
-    let line = text.lines().find(|line| line.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
-
-/// What a cgroup v2 memory limit still allows, if one is set.
-fn cgroup_remaining() -> Option<u64> {
-    let limit: u64 = fs::read_to_string("/sys/fs/cgroup/memory.max").ok()?.trim().parse().ok()?;
-    let used: u64 = fs::read_to_string("/sys/fs/cgroup/memory.current").ok()?.trim().parse().ok()?;
-    Some(limit.saturating_sub(used))
 }
 
 #[cfg(test)]
@@ -33,9 +38,38 @@ mod tests {
     use super::*;
 
     #[test]
-    fn reads_mem_available() {
-        let text = "MemTotal:       24684084 kB\nMemFree:  100 kB\nMemAvailable:   24082976 kB\n";
-        assert_eq!(meminfo_available(text), Some(24082976 * 1024));
-        assert_eq!(meminfo_available("MemTotal: 5 kB\n"), None);
+    fn the_lower_known_limit_wins() {
+        assert_eq!(lower_of(Some(8), Some(5)), Some(5));
+        assert_eq!(lower_of(Some(3), Some(5)), Some(3));
+        assert_eq!(lower_of(Some(8), None), Some(8));
+        assert_eq!(lower_of(None, Some(5)), Some(5));
+        assert_eq!(lower_of(None, None), None);
+    }
+
+    /// `MemTotal` read straight from `/proc/meminfo`, to check sysinfo's figure against.
+    #[cfg(target_os = "linux")]
+    fn mem_total_bytes() -> u64 {
+        let text = std::fs::read_to_string("/proc/meminfo").expect("/proc/meminfo on Linux");
+        let line = text.lines().find(|line| line.starts_with("MemTotal:")).expect("a MemTotal line");
+        let kib: u64 = line.split_whitespace().nth(1).expect("a number").parse().expect("kB");
+        kib * 1024
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn linux_reports_free_memory_within_the_machine_and_its_cgroup() {
+        let available = available_bytes().expect("Linux always reports available memory");
+        // Whatever runs the tests has more than 16 MiB left (the default Hash) ...
+        assert!(available > 16 << 20, "{available} bytes available");
+        // ... and never more than the machine has.
+        let total = mem_total_bytes();
+        assert!(available <= total, "{available} bytes available of {total}");
+        // A cgroup v2 limit, where one is set, bounds it too (what a container sees).
+        let cgroup_file = |name: &str| -> Option<u64> {
+            std::fs::read_to_string(format!("/sys/fs/cgroup/{name}")).ok()?.trim().parse().ok()
+        };
+        if let Some(limit) = cgroup_file("memory.max") {
+            assert!(available <= limit, "{available} bytes available under a {limit}-byte limit");
+        }
     }
 }
