@@ -6,23 +6,33 @@
 //! `/proc/meminfo` and the cgroup (v1 or v2) memory files on Linux, `GlobalMemoryStatusEx` on
 //! Windows, the host statistics on macOS.
 
-use sysinfo::{MemoryRefreshKind, RefreshKind, System};
+use sysinfo::{MemoryRefreshKind, ProcessRefreshKind, ProcessesToUpdate, RefreshKind, System};
 
 /// Bytes available to allocate: the system's available memory, lowered to the cgroup's
 /// remaining allowance when the process runs under a memory limit (containers, Linux only).
 /// `None` where the platform reports neither.
 pub fn available_bytes() -> Option<u64> {
-    let system = memory_only()?;
+    let mut system = memory_only()?;
     // sysinfo reports 0 on a platform it does not support: that is "unknown", not "full".
     let machine = Some(system.available_memory()).filter(|&bytes| bytes > 0);
-    let cgroup = system.cgroup_limits().map(|limits| limits.free_memory);
-    lower_of(machine, cgroup)
+    lower_of(machine, own_cgroup_free(&mut system))
 }
 
 /// A `System` with only the RAM figures read (no processes, CPUs or swap).
 fn memory_only() -> Option<System> {
     let ram = RefreshKind::nothing().with_memory(MemoryRefreshKind::nothing().with_ram());
     System::new_with_specifics(ram).ok()
+}
+
+/// What this process's own memory cgroup still allows. `System::cgroup_limits` reads the
+/// hierarchy's root, which a container or a `systemd-run -p MemoryMax=` scope does not limit:
+/// under a cgroup v1 limit of 2 GiB it let a 4 GiB table be allocated and the OOM killer end
+/// the engine. The process's entry (`/proc/self/cgroup`) names the cgroup that does.
+fn own_cgroup_free(system: &mut System) -> Option<u64> {
+    let pid = sysinfo::get_current_pid().ok()?;
+    system.refresh_processes_specifics(ProcessesToUpdate::Some(&[pid]), false, ProcessRefreshKind::nothing());
+    let own = system.process(pid).and_then(|process| process.cgroup_limits());
+    own.or_else(|| system.cgroup_limits()).map(|limits| limits.free_memory)
 }
 
 /// The smaller of two limits, either of which may be unknown.
