@@ -9,7 +9,7 @@ EXE ?=
 # Added to any RUSTFLAGS from the environment for `make` / `make build`.
 NATIVE_RUSTFLAGS ?= -C target-cpu=native
 
-.PHONY: all build test bench perft lint fmt clean
+.PHONY: all build test bench perft lint fmt clean windows-deps windows windows-check windows-match
 
 all: build
 
@@ -42,3 +42,42 @@ fmt:
 
 clean:
 	$(CARGO) clean
+
+# Windows x86-64, cross-built on Debian from Debian's packages (`make windows-deps` installs
+# them, as root). The rustup toolchain has no Windows standard library and cannot fetch one, so
+# Debian's rustc (rustc-web) builds std from its source (rust-web-src) with -Zbuild-std, which
+# RUSTC_BOOTSTRAP=1 allows on a stable compiler, and MinGW's gcc links. The target is
+# x86_64-win7-windows-gnu (tier 3, hence -Zbuild-std anyway), not x86_64-pc-windows-gnu: since
+# Rust 1.78 the latter's std imports ProcessPrng from bcryptprimitives.dll, which Debian 12's
+# Wine 8.0 lacks, so that .exe does not even start under Wine (exit status 53); the win7
+# target's std uses older calls (RtlGenRandom in advapi32), and its .exe runs on Windows 7 to 11
+# and on stock Wine, where `make windows-check` tests it. Each CPU level gets its own target
+# dir under target/windows/, so neither the Linux build nor another level is rebuilt.
+WINDOWS_TARGET ?= x86_64-win7-windows-gnu
+WINDOWS_CARGO ?= /usr/bin/cargo
+WINDOWS_RUSTC ?= /usr/bin/rustc
+WINDOWS_LINKER ?= x86_64-w64-mingw32-gcc
+# The CPU level `make windows` builds (x86-64, x86-64-v3, x86-64-v4).
+WINDOWS_LEVEL ?= x86-64
+windows_exe = target/windows/$(1)/$(WINDOWS_TARGET)/release/patina.exe
+windows_build = RUSTC=$(WINDOWS_RUSTC) RUSTC_BOOTSTRAP=1 \
+	RUSTFLAGS="$(strip $(RUSTFLAGS) -C target-cpu=$(1))" \
+	$(WINDOWS_CARGO) build --release -Zbuild-std=std,panic_unwind --target $(WINDOWS_TARGET) \
+	--config 'target.$(WINDOWS_TARGET).linker="$(WINDOWS_LINKER)"' --target-dir target/windows/$(1)
+
+windows-deps:
+	apt-get install -y --no-install-recommends rustc-web cargo-web rust-web-src gcc-mingw-w64-x86-64 wine
+
+windows:
+	@test -x $(WINDOWS_CARGO) || { echo "no $(WINDOWS_CARGO): make windows-deps (Debian)" >&2; exit 2; }
+	$(call windows_build,$(WINDOWS_LEVEL))
+	@echo "built $(call windows_exe,$(WINDOWS_LEVEL))"
+
+# Under Wine, headless: bench's node count, a UCI game start (LF and CRLF), a refused Hash.
+windows-check: windows
+	tools/windows_check.sh $(call windows_exe,$(WINDOWS_LEVEL))
+
+# 20 games at 2+0.02, the Windows build under Wine against the Linux baseline build.
+windows-match: windows
+	RUSTFLAGS="$(RUSTFLAGS)" $(CARGO) build --release --target-dir target/linux/x86-64
+	PATINA=target/linux/x86-64/release/patina tools/windows_match.sh $(call windows_exe,$(WINDOWS_LEVEL))

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The Windows build, under Wine, against the Linux build on the clock (`make windows-match`):
+# a short fastchess match that must end with every game "normal" (no time loss, illegal move,
+# disconnect or stall) and a log free of warnings. Both play the same search and net, so the
+# score is only a sanity check; what it tests is the Windows engine's clock, pipes and protocol
+# over whole games.
+#
+#   tools/windows_match.sh [PATINA.EXE]
+#
+# Environment: PATINA (the Linux binary, default target/release/patina), SHARED (default
+# ../shared beside the repo), GAMES (default 20, even), TC (default 2+0.02), SRAND (the opening
+# shuffle's seed, default 1), WINEPREFIX (default target/wine, as tools/windows_check.sh).
+# Log, PGN and fastchess config go to target/windows_match/TC.*; an older PGN there is moved
+# aside, since fastchess would append to it.
+set -euo pipefail
+tool=windows_match
+needs=(fastchess)
+# shellcheck source=tools/match-setup.sh
+source "$(dirname "$0")/match-setup.sh"
+exe=${1:-$root/target/windows/x86-64/x86_64-win7-windows-gnu/release/patina.exe}
+games=${GAMES:-20}
+tc=${TC:-2+0.02}
+srand=${SRAND:-1}
+require_game_pairs "$games"
+wine=$(command -v wine) || { echo "windows_match: no wine: apt-get install wine" >&2; exit 2; }
+[[ -f $exe ]] || { echo "windows_match: no $exe (make windows)" >&2; exit 2; }
+export WINEDEBUG=-all
+export WINEPREFIX=${WINEPREFIX:-$root/target/wine}
+export WINEDLLOVERRIDES="mscoree,mshtml="
+if [[ ! -d $WINEPREFIX ]]; then
+    mkdir -p "$WINEPREFIX"
+    wineboot --init >/dev/null 2>&1 || true
+    wineserver --wait || true
+fi
+
+stem="$out/$tc"
+[[ ! -e $stem.pgn ]] || mv "$stem.pgn" "$stem.pgn.old"
+"$fastchess" \
+    -engine cmd="$wine" args="$(realpath "$exe")" name=patina-windows \
+    -engine cmd="$patina" name=patina-linux \
+    -each tc="$tc" option.Hash=16 option.Threads=1 \
+    -openings file="$shared/books/noob_3moves.epd" format=epd order=random -srand "$srand" \
+    -rounds $((games / 2)) -repeat -concurrency 1 \
+    -pgnout file="$stem.pgn" -config outname="$stem-config.json" | tee "$stem.log"
+
+count_endings "$stem.pgn"
+warnings=$(trouble_lines "$stem.log" | grep -c . || true)
+echo "windows_match: $normal of $total games ended normally; $warnings warning lines (log: $stem.log)"
+[[ $total -eq $games && $normal -eq $total && $warnings -eq 0 ]] || { echo "windows_match: FAILED" >&2; exit 1; }
