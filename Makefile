@@ -79,5 +79,8 @@ windows-check: windows
 
 # 20 games at 2+0.02, the Windows build under Wine against the Linux baseline build.
 windows-match: windows
-	RUSTFLAGS="$(RUSTFLAGS)" $(CARGO) build --release --target-dir target/linux/x86-64
+	$(call linux_build,x86-64)
 	PATINA=target/linux/x86-64/release/patina tools/windows_match.sh $(call windows_exe,$(WINDOWS_LEVEL))
+
+# Linux at one CPU level, in its own target dir (target/linux/LEVEL), beside `make`'s native build.
+linux_build = RUSTFLAGS="$(strip $(RUSTFLAGS) -C target-cpu=$(1))" $(CARGO) build --release --target-dir target/linux/$(1)
