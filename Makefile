@@ -3,13 +3,14 @@
 # `make EXE=/path/name` also puts it at that path (the OpenBench convention, which builds on the
 # machine that plays). `cargo build --release` stays portable (the x86-64 baseline), for a
 # binary to copy to another machine. Switching between the two rebuilds the crate.
+# `make windows` cross-builds patina.exe (below), `make release` every binary a user picks from.
 
 CARGO ?= cargo
 EXE ?=
 # Added to any RUSTFLAGS from the environment for `make` / `make build`.
 NATIVE_RUSTFLAGS ?= -C target-cpu=native
 
-.PHONY: all build test bench perft lint fmt clean windows-deps windows windows-check windows-match
+.PHONY: all build test bench perft lint fmt clean windows-deps windows windows-check windows-match release
 
 all: build
 
@@ -84,3 +85,30 @@ windows-match: windows
 
 # Linux at one CPU level, in its own target dir (target/linux/LEVEL), beside `make`'s native build.
 linux_build = RUSTFLAGS="$(strip $(RUSTFLAGS) -C target-cpu=$(1))" $(CARGO) build --release --target-dir target/linux/$(1)
+
+# Every binary a user picks from, in one folder, named patina-VERSION-PLATFORM-LEVEL[.exe], with
+# SHA256SUMS: x86-64 is the baseline (SSE2, any 64-bit PC), x86-64-v3 adds AVX2 (Haswell, Zen 1
+# and later), x86-64-v4 AVX-512 (Skylake-X, Ice Lake, Zen 4 and later). Each binary this CPU
+# runs must bench the pinned node count (tools/release_check.sh; the Windows ones under Wine);
+# one it cannot run is reported, not failed. RELEASE_WINDOWS_LEVELS= leaves Windows out (no
+# Debian cross toolchain: `make windows-deps`).
+RELEASE_DIR ?= target/release-set
+RELEASE_LEVELS ?= x86-64 x86-64-v3 x86-64-v4
+RELEASE_WINDOWS_LEVELS ?= x86-64 x86-64-v3 x86-64-v4
+VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
+
+release:
+	rm -rf $(RELEASE_DIR)
+	mkdir -p $(RELEASE_DIR)
+	set -e; for level in $(RELEASE_LEVELS); do \
+		$(call linux_build,$$level); \
+		cp target/linux/$$level/release/patina $(RELEASE_DIR)/patina-$(VERSION)-linux-$$level; \
+	done
+ifneq ($(strip $(RELEASE_WINDOWS_LEVELS)),)
+	@test -x $(WINDOWS_CARGO) || { echo "no $(WINDOWS_CARGO): make windows-deps (Debian), or RELEASE_WINDOWS_LEVELS=" >&2; exit 2; }
+	set -e; for level in $(RELEASE_WINDOWS_LEVELS); do \
+		$(call windows_build,$$level); \
+		cp $(call windows_exe,$$level) $(RELEASE_DIR)/patina-$(VERSION)-windows-$$level.exe; \
+	done
+endif
+	tools/release_check.sh $(RELEASE_DIR)
