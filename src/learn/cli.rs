@@ -5,7 +5,7 @@
 
 use crate::learn::data::{tools, Filter};
 use crate::learn::datagen::{DatagenEvent, DatagenRequest};
-use crate::learn::train::{Duplicates, Keep, LossRequest, LrSchedule, TrainRequest, WdlScale};
+use crate::learn::train::{DataSelection, Duplicates, Keep, LossRequest, LrSchedule, TrainRequest, WdlScale};
 use clap::Subcommand;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -210,6 +210,19 @@ pub struct DataTargetArgs {
     limit: Option<usize>,
 }
 
+impl DataTargetArgs {
+    /// The positions these flags select.
+    fn selection(&self) -> DataSelection {
+        DataSelection {
+            data: self.data.clone(),
+            filter: self.filter,
+            duplicates: self.duplicates,
+            validation_fraction: self.validation_fraction,
+            limit: self.limit,
+        }
+    }
+}
+
 /// `patina net-loss`' arguments.
 #[derive(clap::Args)]
 pub struct NetLossArgs {
@@ -224,14 +237,10 @@ pub struct NetLossArgs {
 pub fn net_loss(args: NetLossArgs) -> ExitCode {
     let request = LossRequest {
         nets: args.nets,
-        data: args.data.data,
-        validation_fraction: args.data.validation_fraction,
-        filter: args.data.filter,
-        duplicates: args.data.duplicates,
+        selection: args.data.selection(),
         lambda: args.data.lambda,
         wdl_scale: args.data.wdl_scale,
         threads: args.data.threads as usize,
-        limit: args.data.limit,
     };
     let outcome = crate::learn::train::held_out_losses(&request).map(|report| {
         show(&format!(
@@ -478,7 +487,7 @@ pub fn data(command: DataCommand) -> ExitCode {
 /// Runs `patina train`; progress overwrites one line of stderr, epochs get a line each.
 pub fn train(args: TrainArgs) -> ExitCode {
     let request = TrainRequest {
-        data: args.data.data,
+        selection: args.data.selection(),
         out: args.out,
         hidden: args.hidden,
         output_buckets: args.output_buckets,
@@ -496,12 +505,8 @@ pub fn train(args: TrainArgs) -> ExitCode {
         weight_decay: args.weight_decay,
         lambda: args.data.lambda,
         wdl_scale: args.data.wdl_scale,
-        validation_fraction: args.data.validation_fraction,
-        filter: args.data.filter,
-        duplicates: args.data.duplicates,
         threads: args.data.threads as usize,
         seed: args.seed,
-        limit: args.data.limit,
         mirror: args.mirror,
         init: args.init,
         keep: args.keep,

@@ -58,6 +58,29 @@ pub fn is_validation_game(game: u64, fraction: f64) -> bool {
     (mix(game) % 1_000_000) < (fraction * 1_000_000.0) as u64
 }
 
+/// Which positions a run reads and how it splits them: `train` and `net-loss` share it, so a
+/// net is scored on exactly the positions a run with the same selection held out.
+#[derive(Debug, Clone)]
+pub struct DataSelection {
+    /// Record files from `patina datagen` or `patina data`, read in order.
+    pub data: Vec<PathBuf>,
+    /// Which records to drop while reading.
+    pub filter: Filter,
+    /// Whether a position read again is read again.
+    pub duplicates: Duplicates,
+    /// Share of the games held out for validation, 0 to 1.
+    pub validation_fraction: f64,
+    /// Read at most this many positions in all, the first ones.
+    pub limit: Option<usize>,
+}
+
+impl DataSelection {
+    /// The selected positions, split.
+    pub fn load(&self) -> Result<TrainingData, TrainError> {
+        load(&self.data, self.filter, self.duplicates, self.validation_fraction, self.limit)
+    }
+}
+
 /// Reads `paths` through `filter`, at most `limit` positions.
 pub fn load(
     paths: &[PathBuf],

@@ -20,8 +20,8 @@ pub enum TrainError {
     ValidationFraction(f64),
     /// A net file (`--init`, or a net to score) could not be loaded.
     Net {
-        /// The flag or role it was given as (`--init`, or empty for a net to score).
-        role: &'static str,
+        /// The flag it was given with (`--init`), or `None` for a net to score.
+        flag: Option<&'static str>,
         /// The file.
         path: PathBuf,
         /// Why.
@@ -120,8 +120,8 @@ impl fmt::Display for TrainError {
                 f,
                 "--validation-fraction {fraction} (it must lie strictly between 0 and 1: the share of the games held out)"
             ),
-            TrainError::Net { role: "", path, error } => write!(f, "{}: {error}", path.display()),
-            TrainError::Net { role, path, error } => write!(f, "{role} {}: {error}", path.display()),
+            TrainError::Net { flag: None, path, error } => write!(f, "{}: {error}", path.display()),
+            TrainError::Net { flag: Some(flag), path, error } => write!(f, "{flag} {}: {error}", path.display()),
             TrainError::Widen { path, from, to, reason } => write!(
                 f,
                 "--init {} is architecture {} with {} hidden neurons; the run asks for architecture {} with {}, and {reason}",

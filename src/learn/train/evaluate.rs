@@ -3,13 +3,11 @@
 //! a net from another data set) on one footing: the number is the one `train --init NET` prints
 //! as its starting net's validation loss, given the same data, filter, fraction and target.
 
-use super::dataset;
-use super::dataset::Duplicates;
+use super::dataset::DataSelection;
 use super::error::TrainError;
 use super::loss::{parallel_loss, Sample, Settings};
 use super::model::FloatNet;
 use super::request::WdlScale;
-use crate::learn::data::Filter;
 use crate::learn::data::PackedPosition;
 use crate::nnue::Network;
 use std::path::PathBuf;
@@ -19,14 +17,9 @@ use std::path::PathBuf;
 pub struct LossRequest {
     /// Net files to score, in order.
     pub nets: Vec<PathBuf>,
-    /// Record files, read as `patina train` reads them.
-    pub data: Vec<PathBuf>,
-    /// Share of the games held out (the same games `train` holds out at this fraction).
-    pub validation_fraction: f64,
-    /// Which records to drop while reading.
-    pub filter: Filter,
-    /// Whether a position read again is scored again.
-    pub duplicates: Duplicates,
+    /// The positions, read and held out as `patina train` reads them (the same games held out
+    /// at the same fraction).
+    pub selection: DataSelection,
     /// Weight of the game result in the target.
     pub lambda: f32,
     /// Centipawns per logit of the target's sigmoid (`fit`: fitted to the training games, as
@@ -34,8 +27,6 @@ pub struct LossRequest {
     pub wdl_scale: WdlScale,
     /// Threads the loss is summed on.
     pub threads: usize,
-    /// Read at most this many positions in all, the first ones.
-    pub limit: Option<usize>,
 }
 
 /// One net's score.
@@ -69,28 +60,23 @@ pub struct LossReport {
 /// Scores every net of `request` on the held-out positions of its data. Every net is loaded
 /// before the data is read, so a bad net file fails at once and not after minutes of reading.
 pub fn held_out_losses(request: &LossRequest) -> Result<LossReport, TrainError> {
-    if !(request.validation_fraction > 0.0 && request.validation_fraction < 1.0) {
-        return Err(TrainError::ValidationFraction(request.validation_fraction));
+    let fraction = request.selection.validation_fraction;
+    if !(fraction > 0.0 && fraction < 1.0) {
+        return Err(TrainError::ValidationFraction(fraction));
     }
     let nets = request
         .nets
         .iter()
         .map(|path| {
             let net = Network::load(path).map_err(|error| TrainError::Net {
-                role: "",
+                flag: None,
                 path: path.clone(),
                 error,
             })?;
             Ok((path.clone(), net.hash(), FloatNet::dequantised(&net)))
         })
         .collect::<Result<Vec<_>, TrainError>>()?;
-    let data = dataset::load(
-        &request.data,
-        request.filter,
-        request.duplicates,
-        request.validation_fraction,
-        request.limit,
-    )?;
+    let data = request.selection.load()?;
     if data.validation.is_empty() {
         return Err(TrainError::NoHeldOutPositions);
     }

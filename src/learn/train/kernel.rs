@@ -13,7 +13,7 @@
 //!   per perspective, so each thread records which rows it touched, and only those are summed
 //!   across threads, zeroed, and stepped by the optimiser (`optimizer::AdamW::step_rows`).
 
-use super::model::{Features, FloatNet};
+use super::model::{Features, FloatNet, Layout};
 use crate::nnue::INPUTS;
 
 /// Neurons handled together; every hidden size the engine plays is a multiple of it.
@@ -46,9 +46,21 @@ impl Workspace {
     /// Builds the accumulators and returns the output, as `FloatNet::forward`.
     #[inline]
     pub fn forward(&mut self, net: &FloatNet, features: &Features) -> f32 {
-        let hidden = net.hidden;
         let layout = net.layout();
-        let (output_at, output_bias_at) = layout.bucket(features.len);
+        self.forward_in(net, features, layout, layout.bucket(features.len))
+    }
+
+    /// `forward` with the net's layout and the position's bucket (output weights and bias
+    /// offsets) already found.
+    #[inline]
+    fn forward_in(
+        &mut self,
+        net: &FloatNet,
+        features: &Features,
+        layout: Layout,
+        (output_at, output_bias_at): (usize, usize),
+    ) -> f32 {
+        let hidden = net.hidden;
         let bias = &net.params[layout.feature_bias..layout.feature_bias + hidden];
         let output_weights = &net.params[output_at..output_at + 2 * hidden];
         let mut total = net.params[output_bias_at];
@@ -65,10 +77,10 @@ impl Workspace {
     #[inline]
     pub fn backward(&mut self, net: &FloatNet, features: &Features, loss_slope: impl FnOnce(f32) -> f32) {
         let hidden = net.hidden;
-        let output = self.forward(net, features);
-        let d_output = loss_slope(output);
         let layout = net.layout();
         let (output_at, output_bias_at) = layout.bucket(features.len);
+        let output = self.forward_in(net, features, layout, (output_at, output_bias_at));
+        let d_output = loss_slope(output);
         let output_weights = &net.params[output_at..output_at + 2 * hidden];
         self.gradient[output_bias_at] += d_output;
         let output_gradient = &mut self.gradient[output_at..output_at + 2 * hidden];

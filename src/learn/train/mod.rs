@@ -26,7 +26,7 @@ mod model;
 mod optimizer;
 mod request;
 
-pub use dataset::{fit_wdl_scale, sigmoid, target, Duplicates};
+pub use dataset::{fit_wdl_scale, sigmoid, target, DataSelection, Duplicates};
 pub use error::{CheckpointProblem, TrainError, WdlScaleError, WidenError};
 pub use evaluate::{held_out_losses, LossReport, LossRequest, NetLoss};
 pub use events::TrainEvent;
@@ -58,13 +58,7 @@ pub fn run(request: &TrainRequest, mut report: impl FnMut(TrainEvent)) -> Result
             to_hidden: request.hidden,
         });
     }
-    let data = dataset::load(
-        &request.data,
-        request.filter,
-        request.duplicates,
-        request.validation_fraction,
-        request.limit,
-    )?;
+    let data = request.selection.load()?;
     let wdl_scale = request.wdl_scale.resolve(&data.train);
     report(TrainEvent::Loaded {
         train: data.train.len(),

@@ -2,19 +2,19 @@
 //! engine could not play the result of, and the fingerprint that ties a checkpoint to the
 //! request and data that made it.
 
-use super::dataset::{Duplicates, TrainingData};
+use super::dataset::{DataSelection, Duplicates, TrainingData};
 use super::error::{TrainError, WdlScaleError};
 use super::model::FloatNet;
 use super::optimizer::LrSchedule;
-use crate::learn::data::{Filter, PackedPosition};
+use crate::learn::data::PackedPosition;
 use crate::nnue::{Architecture, Network, HIDDEN_SIZES, OUTPUT_BUCKETS};
 use std::path::PathBuf;
 
 /// What `patina train` was asked to do.
 #[derive(Debug, Clone)]
 pub struct TrainRequest {
-    /// Record files from `patina datagen` or `patina data`, read in order.
-    pub data: Vec<PathBuf>,
+    /// The positions to train on and to hold out.
+    pub selection: DataSelection,
     /// The net file to write; the checkpoint goes beside it (`OUT.ckpt`).
     pub out: PathBuf,
     /// Hidden neurons per perspective: one of `nnue::HIDDEN_SIZES`, the sizes the engine plays.
@@ -43,18 +43,10 @@ pub struct TrainRequest {
     pub save_every: Option<u32>,
     /// Centipawns per logit of the target's sigmoid.
     pub wdl_scale: WdlScale,
-    /// Share of the games held out for validation, 0 to 1.
-    pub validation_fraction: f64,
-    /// Which records to drop while reading.
-    pub filter: Filter,
-    /// Whether a position read again is trained on again.
-    pub duplicates: Duplicates,
     /// Threads for the gradient; a run is deterministic for a given count, not across counts.
     pub threads: usize,
     /// Seed of the starting weights and of every epoch's shuffle.
     pub seed: u64,
-    /// Read at most this many positions in all, the first ones.
-    pub limit: Option<usize>,
     /// Each epoch also trains on every position mirrored across the d/e file line (not with
     /// `mirror_inputs`, whose net sees a position and its mirror alike).
     pub mirror: bool,
@@ -129,7 +121,7 @@ impl TrainRequest {
             return Ok((FloatNet::random(self.hidden, arch, self.seed), None));
         };
         let net = Network::load(path).map_err(|error| TrainError::Net {
-            role: "--init",
+            flag: Some("--init"),
             path: path.clone(),
             error,
         })?;
@@ -197,7 +189,7 @@ pub(super) fn fingerprint(
     });
     let text = format!(
         "{:?} {} {} {} {} {} {} {:?} {} {} {} {} {} {} {} {:?} {} {} {} {:?}{}{}",
-        request.data,
+        request.selection.data,
         request.hidden,
         request.output_buckets,
         request.mirror_inputs,
@@ -208,17 +200,17 @@ pub(super) fn fingerprint(
         request.weight_decay,
         request.lambda,
         wdl_scale,
-        request.validation_fraction,
-        request.filter,
+        request.selection.validation_fraction,
+        request.selection.filter,
         request.threads,
         request.seed,
-        request.limit,
+        request.selection.limit,
         data.train.len(),
         data.validation.len(),
         request.mirror,
         start_hash,
         // Runs from before duplicates were dropped keep their fingerprint.
-        if request.duplicates == Duplicates::Drop { " dedup" } else { "" },
+        if request.selection.duplicates == Duplicates::Drop { " dedup" } else { "" },
         request.lambda_end.map(|end| format!(" lambda-end {end}")).unwrap_or_default()
     );
     crate::nnue::fnv1a(text.as_bytes())

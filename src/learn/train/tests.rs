@@ -65,7 +65,13 @@ fn write_material_games(path: &std::path::Path, games: u64) -> Vec<Position> {
 /// The settings of the tests' runs, for a net of `arch` with `hidden` neurons.
 fn request(dir: &std::path::Path, arch: Architecture, hidden: usize) -> TrainRequest {
     TrainRequest {
-        data: vec![dir.join("material.bin")],
+        selection: DataSelection {
+            data: vec![dir.join("material.bin")],
+            filter: Filter::TRAINING,
+            duplicates: Duplicates::Keep,
+            validation_fraction: 0.1,
+            limit: None,
+        },
         out: dir.join("net.nnue"),
         hidden,
         output_buckets: arch.buckets(),
@@ -79,12 +85,8 @@ fn request(dir: &std::path::Path, arch: Architecture, hidden: usize) -> TrainReq
         lambda_end: None,
         save_every: None,
         wdl_scale: WdlScale::Centipawns(400.0),
-        validation_fraction: 0.1,
-        filter: Filter::TRAINING,
-        duplicates: Duplicates::Keep,
         threads: 2,
         seed: 3,
-        limit: None,
         mirror: false,
         init: None,
         keep: Keep::Best,
@@ -283,14 +285,10 @@ fn fine_tuning_starts_from_the_given_net_and_never_writes_a_worse_one() {
     // loss is the float net's, before quantisation).
     let scoring = evaluate::LossRequest {
         nets: vec![first.out.clone(), second.out.clone()],
-        data: second.data.clone(),
-        validation_fraction: second.validation_fraction,
-        filter: second.filter,
-        duplicates: second.duplicates,
+        selection: second.selection.clone(),
         lambda: second.lambda,
         wdl_scale: second.wdl_scale,
         threads: second.threads,
-        limit: None,
     };
     let report = evaluate::held_out_losses(&scoring).unwrap();
     assert_eq!(report.losses.len(), 2);
@@ -304,14 +302,15 @@ fn fine_tuning_starts_from_the_given_net_and_never_writes_a_worse_one() {
     let missing = evaluate::LossRequest { nets: vec![dir.join("absent.nnue")], ..scoring.clone() };
     let error = evaluate::held_out_losses(&missing).unwrap_err();
     assert!(matches!(&error, TrainError::Net { path, .. } if path.ends_with("absent.nnue")), "{error}");
-    let all_held_out = evaluate::LossRequest { validation_fraction: 1.0, ..scoring };
+    let mut all_held_out = scoring;
+    all_held_out.selection.validation_fraction = 1.0;
     let error = evaluate::held_out_losses(&all_held_out).unwrap_err().to_string();
     assert!(error.contains("--validation-fraction 1"), "{error}");
 
     // A net the run's shape would lose knowledge from is refused before any data is read.
     let mut wrong = request(&dir, Architecture::Perspective, HIDDEN);
     wrong.init = Some(first.out.clone());
-    wrong.data = vec![dir.join("missing.bin")];
+    wrong.selection.data = vec![dir.join("missing.bin")];
     let error = run(&wrong, |_| {}).unwrap_err();
     assert!(
         matches!(error, TrainError::Widen { reason: WidenError::Buckets { from: 8, to: 1 }, .. }),
