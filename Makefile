@@ -10,7 +10,7 @@ EXE ?=
 # Added to any RUSTFLAGS from the environment for `make` / `make build`.
 NATIVE_RUSTFLAGS ?= -C target-cpu=native
 
-.PHONY: all build test bench perft lint fmt clean windows-deps windows windows-check windows-match release
+.PHONY: all build test bench perft lint fmt clean windows-deps windows windows-check windows-test windows-match aarch64-deps aarch64 aarch64-check release
 
 all: build
 
@@ -55,22 +55,30 @@ clean:
 # and on stock Wine, where `make windows-check` tests it. Each CPU level gets its own target
 # dir under target/windows/, so neither the Linux build nor another level is rebuilt.
 WINDOWS_TARGET ?= x86_64-win7-windows-gnu
-WINDOWS_CARGO ?= /usr/bin/cargo
-WINDOWS_RUSTC ?= /usr/bin/rustc
+# Debian's cargo and rustc (packages cargo-web, rustc-web), which the cross builds below use.
+DEBIAN_CARGO ?= /usr/bin/cargo
+DEBIAN_RUSTC ?= /usr/bin/rustc
 WINDOWS_LINKER ?= x86_64-w64-mingw32-gcc
 # The CPU level `make windows` builds (x86-64, x86-64-v3, x86-64-v4).
 WINDOWS_LEVEL ?= x86-64
-windows_exe = target/windows/$(1)/$(WINDOWS_TARGET)/release/patina.exe
-windows_build = RUSTC=$(WINDOWS_RUSTC) RUSTC_BOOTSTRAP=1 \
-	RUSTFLAGS="$(strip $(RUSTFLAGS) -C target-cpu=$(1))" \
-	$(WINDOWS_CARGO) build --release -Zbuild-std=std,panic_unwind --target $(WINDOWS_TARGET) \
-	--config 'target.$(WINDOWS_TARGET).linker="$(WINDOWS_LINKER)"' --target-dir target/windows/$(1)
+# The cargo profile of `make windows`: release (fat LTO, what users get); CI's smoke test builds
+# test-release (no LTO, 16 codegen units), same code and node counts, in half the time.
+WINDOWS_PROFILE ?= release
+windows_exe = target/windows/$(1)/$(WINDOWS_TARGET)/$(WINDOWS_PROFILE)/patina.exe
+# $(call windows_cargo,COMMAND,LEVEL): Debian's cargo, building std for the Windows target.
+windows_cargo = RUSTC=$(DEBIAN_RUSTC) RUSTC_BOOTSTRAP=1 \
+	RUSTFLAGS="$(strip $(RUSTFLAGS) -C target-cpu=$(2))" \
+	$(DEBIAN_CARGO) $(1) -Zbuild-std=std,panic_unwind --target $(WINDOWS_TARGET) \
+	--config 'target.$(WINDOWS_TARGET).linker="$(WINDOWS_LINKER)"' --target-dir target/windows/$(2)
+windows_build = $(call windows_cargo,build --profile $(WINDOWS_PROFILE),$(1))
+# Wine, headless and in its own prefix (~/.wine is left alone), with no Mono/Gecko prompts.
+WINE_ENV = WINEDEBUG=-all WINEPREFIX=$(CURDIR)/target/wine WINEDLLOVERRIDES="mscoree,mshtml="
 
 windows-deps:
 	apt-get install -y --no-install-recommends rustc-web cargo-web rust-web-src gcc-mingw-w64-x86-64 wine
 
 windows:
-	@test -x $(WINDOWS_CARGO) || { echo "no $(WINDOWS_CARGO): make windows-deps (Debian)" >&2; exit 2; }
+	@test -x $(DEBIAN_CARGO) || { echo "no $(DEBIAN_CARGO): make windows-deps (Debian)" >&2; exit 2; }
 	$(call windows_build,$(WINDOWS_LEVEL))
 	@echo "built $(call windows_exe,$(WINDOWS_LEVEL))"
 
@@ -78,10 +86,46 @@ windows:
 windows-check: windows
 	tools/windows_check.sh $(call windows_exe,$(WINDOWS_LEVEL))
 
+# The whole test suite built for Windows and run under Wine (cargo's runner; the UCI tests spawn
+# patina.exe, which Wine starts as a Windows child process). Slow: a few minutes to build. No
+# doctests: rustdoc cannot use the std that -Zbuild-std builds for another target.
+windows-test:
+	@test -x $(DEBIAN_CARGO) || { echo "no $(DEBIAN_CARGO): make windows-deps (Debian)" >&2; exit 2; }
+	test -d target/wine || { mkdir -p target/wine; $(WINE_ENV) wineboot --init >/dev/null 2>&1; $(WINE_ENV) wineserver --wait; }
+	$(WINE_ENV) CARGO_TARGET_$(shell echo $(WINDOWS_TARGET) | tr a-z- A-Z_)_RUNNER=wine \
+		$(call windows_cargo,test --profile test-release --lib --bins --tests,$(WINDOWS_LEVEL))
+
 # 20 games at 2+0.02, the Windows build under Wine against the Linux baseline build.
 windows-match: windows
 	$(call linux_build,x86-64)
 	PATINA=target/linux/x86-64/release/patina tools/windows_match.sh $(call windows_exe,$(WINDOWS_LEVEL))
+
+# Linux on 64-bit ARM (Raspberry Pi 4/5, Apple silicon under Linux, Graviton, Ampere), built
+# as Windows is: Debian's rustc with std from source, linked by Debian's aarch64 gcc
+# (`make aarch64-deps`). The baseline ARMv8-A has NEON, which the net's loops use as they are.
+# `make aarch64-check` benches it under qemu-user (the pinned node count must come out).
+AARCH64_TARGET ?= aarch64-unknown-linux-gnu
+AARCH64_LINKER ?= aarch64-linux-gnu-gcc
+aarch64_exe = target/aarch64/$(AARCH64_TARGET)/release/patina
+# qemu-user finds the ARM loader and libc where Debian's cross packages put them.
+AARCH64_RUN ?= qemu-aarch64 -L /usr/aarch64-linux-gnu
+
+aarch64-deps:
+	apt-get install -y --no-install-recommends rustc-web cargo-web rust-web-src gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
+
+aarch64:
+	@test -x $(DEBIAN_CARGO) || { echo "no $(DEBIAN_CARGO): make aarch64-deps (Debian)" >&2; exit 2; }
+	@command -v $(AARCH64_LINKER) >/dev/null || { echo "no $(AARCH64_LINKER): make aarch64-deps (Debian)" >&2; exit 2; }
+	RUSTC=$(DEBIAN_RUSTC) RUSTC_BOOTSTRAP=1 $(DEBIAN_CARGO) build --release \
+		-Zbuild-std=std,panic_unwind --target $(AARCH64_TARGET) \
+		--config 'target.$(AARCH64_TARGET).linker="$(AARCH64_LINKER)"' --target-dir target/aarch64
+	@echo "built $(aarch64_exe)"
+
+aarch64-check: aarch64
+	@pinned=$$(grep -v '^#' tests/data/bench.nodes | tr -d '[:space:]'); \
+	line=$$($(AARCH64_RUN) $(aarch64_exe) bench | tail -n 1); echo "bench under qemu: $$line"; \
+	case "$$line" in "$$pinned nodes "*) echo "aarch64-check: node count equals the pinned $$pinned";; \
+	*) echo "aarch64-check: expected $$pinned nodes" >&2; exit 1;; esac
 
 # Linux at one CPU level, in its own target dir (target/linux/LEVEL), beside `make`'s native build.
 linux_build = RUSTFLAGS="$(strip $(RUSTFLAGS) -C target-cpu=$(1))" $(CARGO) build --release --target-dir target/linux/$(1)
@@ -95,6 +139,8 @@ linux_build = RUSTFLAGS="$(strip $(RUSTFLAGS) -C target-cpu=$(1))" $(CARGO) buil
 RELEASE_DIR ?= target/release-set
 RELEASE_LEVELS ?= x86-64 x86-64-v3 x86-64-v4
 RELEASE_WINDOWS_LEVELS ?= x86-64 x86-64-v3 x86-64-v4
+# RELEASE_AARCH64= leaves Linux aarch64 out (no Debian cross toolchain: `make aarch64-deps`).
+RELEASE_AARCH64 ?= yes
 VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 
 release:
@@ -105,10 +151,14 @@ release:
 		cp target/linux/$$level/release/patina $(RELEASE_DIR)/patina-$(VERSION)-linux-$$level; \
 	done
 ifneq ($(strip $(RELEASE_WINDOWS_LEVELS)),)
-	@test -x $(WINDOWS_CARGO) || { echo "no $(WINDOWS_CARGO): make windows-deps (Debian), or RELEASE_WINDOWS_LEVELS=" >&2; exit 2; }
+	@test -x $(DEBIAN_CARGO) || { echo "no $(DEBIAN_CARGO): make windows-deps (Debian), or RELEASE_WINDOWS_LEVELS=" >&2; exit 2; }
 	set -e; for level in $(RELEASE_WINDOWS_LEVELS); do \
 		$(call windows_build,$$level); \
 		cp $(call windows_exe,$$level) $(RELEASE_DIR)/patina-$(VERSION)-windows-$$level.exe; \
 	done
 endif
-	tools/release_check.sh $(RELEASE_DIR)
+ifneq ($(strip $(RELEASE_AARCH64)),)
+	$(MAKE) aarch64
+	cp $(aarch64_exe) $(RELEASE_DIR)/patina-$(VERSION)-linux-aarch64
+endif
+	AARCH64_RUN="$(AARCH64_RUN)" tools/release_check.sh $(RELEASE_DIR)

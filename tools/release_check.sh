@@ -4,12 +4,13 @@
 #   tools/release_check.sh DIR
 #
 # Every binary is named patina-VERSION-PLATFORM-LEVEL[.exe] (PLATFORM linux or windows, LEVEL
-# x86-64, x86-64-v3 or x86-64-v4). Each one this CPU can run has its `bench` node count compared
-# with tests/data/bench.nodes (the Windows ones under Wine, where Wine is installed); a mismatch
-# fails. One whose level this CPU lacks (v4 without AVX-512, say) is reported as not run, not
+# x86-64, x86-64-v3 or x86-64-v4; or patina-VERSION-linux-aarch64). Each one this CPU can run has
+# its `bench` node count compared with tests/data/bench.nodes (the Windows ones under Wine, the
+# aarch64 one under qemu-user, where they are installed); a mismatch fails. One whose level this CPU lacks (v4 without AVX-512, say) is reported as not run, not
 # failed. Then SHA256SUMS is written and verified.
 #
-# Environment: WINEPREFIX (default target/wine, as tools/windows_check.sh).
+# Environment: WINEPREFIX (default target/wine, as tools/windows_check.sh), AARCH64_RUN (how to
+# run an ARM binary here, default `qemu-aarch64 -L /usr/aarch64-linux-gnu`).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:?usage: tools/release_check.sh DIR}
@@ -48,22 +49,30 @@ printf '%-40s %10s  %s\n' binary bytes "bench (pinned $pinned)"
 for path in "$dir"/patina-*; do
     [[ -f $path ]] || continue
     name=$(basename "$path")
-    if [[ ! $name =~ -(linux|windows)-(x86-64(-v[34])?)(\.exe)?$ ]]; then
-        echo "release_check: $name is not named patina-VERSION-PLATFORM-LEVEL" >&2
-        failures=$((failures + 1))
-        continue
-    fi
-    platform=${BASH_REMATCH[1]} level=${BASH_REMATCH[2]}
-    run=("$path")
-    if [[ $platform == windows ]]; then
-        if ! command -v wine >/dev/null; then
-            not_run+=("$name (no wine)")
+    if [[ $name =~ -linux-aarch64$ ]]; then
+        read -ra run <<<"${AARCH64_RUN:-qemu-aarch64 -L /usr/aarch64-linux-gnu}"
+        if ! command -v "${run[0]}" >/dev/null; then
+            not_run+=("$name (no ${run[0]}: apt-get install qemu-user)")
             continue
         fi
-        run=(wine "$path")
-    fi
-    if ! cpu_runs "$level"; then
-        not_run+=("$name (this CPU lacks $level)")
+        run+=("$path")
+    elif [[ $name =~ -(linux|windows)-(x86-64(-v[34])?)(\.exe)?$ ]]; then
+        platform=${BASH_REMATCH[1]} level=${BASH_REMATCH[2]}
+        run=("$path")
+        if [[ $platform == windows ]]; then
+            if ! command -v wine >/dev/null; then
+                not_run+=("$name (no wine)")
+                continue
+            fi
+            run=(wine "$path")
+        fi
+        if ! cpu_runs "$level"; then
+            not_run+=("$name (this CPU lacks $level)")
+            continue
+        fi
+    else
+        echo "release_check: $name is not named patina-VERSION-PLATFORM-LEVEL" >&2
+        failures=$((failures + 1))
         continue
     fi
     line=$("${run[@]}" bench 2>/dev/null | tr -d '\r' | tail -n 1) || true

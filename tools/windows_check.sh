@@ -11,6 +11,11 @@
 #    line endings, once with CRLF (what a Windows GUI may send).
 # 3. `setoption name Hash value 262144` (256 GiB) is refused with `info string error`, and the
 #    engine still answers `isready`.
+# 4. Windows paths, sent with CRLF as a Windows GUI sends them: `Debug Log File` at a drive path
+#    with a space (the file must then hold the conversation), `EvalFile` at a drive path with
+#    spaces and at a relative path with backslashes (loaded; a missing one refused), and a
+#    `SyzygyPath` of two folders separated by `;` (the tables of both counted), then a
+#    tablebase position searched.
 #
 # Environment: WINEPREFIX (default target/wine, made on first use, so ~/.wine is left alone),
 # TIMEOUT (seconds per answer, default 60: a first Wine start is slow).
@@ -25,6 +30,8 @@ export WINEDLLOVERRIDES="mscoree,mshtml="
 
 command -v wine >/dev/null || { echo "windows_check: no wine: apt-get install wine" >&2; exit 2; }
 [[ -f $exe ]] || { echo "windows_check: no $exe (make windows)" >&2; exit 2; }
+exe=$(realpath "$exe")
+cd "$root"
 failures=0
 fail() {
     echo "FAIL: $*" >&2
@@ -127,6 +134,73 @@ await '^info string error' "Hash 262144" && pass "Hash 262144 refused: $line"
 say isready
 await '^readyok$' "isready after the refused Hash" && pass "readyok after the refused Hash"
 stop_engine
+
+# Step 4. Windows paths. Wine maps Z: to /, so Z:\a\b is /a/b; the folders are made here, the
+# tables split between two of them (3-piece in one, the rest in the other) by symbolic links.
+label=paths
+scratch=$root/target/wine-paths
+rm -rf "$scratch"
+mkdir -p "$scratch/my nets" "$scratch/tables a" "$scratch/tables b"
+cp "$root/nets/net3.nnue" "$scratch/my nets/net 3.nnue"
+syzygy=${SYZYGY:-$root/../shared/syzygy}
+tables_a=0 tables_b=0
+if [[ -d $syzygy ]]; then
+    for table in "$syzygy"/*.rtb[wz]; do
+        name=${table##*/}
+        if [[ $name =~ ^K.vK\. ]]; then
+            ln -s "$(realpath "$table")" "$scratch/tables a/$name"
+            tables_a=$((tables_a + 1))
+        else
+            ln -s "$(realpath "$table")" "$scratch/tables b/$name"
+            tables_b=$((tables_b + 1))
+        fi
+    done
+fi
+windows_path() { local p=${1//\//\\}; printf 'Z:%s' "$p"; }
+log_file="$scratch/my log.txt"
+start_engine $'\r\n'
+say "setoption name Debug Log File value $(windows_path "$log_file")"
+say "setoption name EvalFile value $(windows_path "$scratch/my nets/net 3.nnue")"
+await '^info string (error|EvalFile)' "EvalFile at a drive path" &&
+    if [[ $line =~ ^info\ string\ EvalFile:\ net\ [0-9a-f]{16}\ loaded$ ]]; then
+        pass "EvalFile at a drive path with spaces: $line"
+    else
+        fail "EvalFile at a drive path with spaces: $line"
+    fi
+say "setoption name EvalFile value $(windows_path "$scratch/my nets/none.nnue")"
+await '^info string (error|EvalFile)' "a missing EvalFile" &&
+    if [[ $line == "info string error"* ]]; then pass "a missing EvalFile refused: $line"; else fail "a missing EvalFile: $line"; fi
+# Relative to the engine's working folder (this script runs it from the repository root).
+say 'setoption name EvalFile value nets\default.nnue'
+await '^info string (error|EvalFile)' "EvalFile at a relative path" &&
+    if [[ $line =~ ^info\ string\ EvalFile:\ net\ [0-9a-f]{16}\ loaded$ ]]; then
+        pass "EvalFile at a relative path with backslashes: $line"
+    else
+        fail "EvalFile at a relative path with backslashes: $line"
+    fi
+if ((tables_a > 0 && tables_b > 0)); then
+    say "setoption name SyzygyPath value $(windows_path "$scratch/tables a");$(windows_path "$scratch/tables b")"
+    await '^info string (error|SyzygyPath)' "SyzygyPath with ;" &&
+        if [[ $line == "info string SyzygyPath: $((tables_a + tables_b)) table files, up to 5 pieces" ]]; then
+            pass "SyzygyPath of two folders separated by ';' ($tables_a + $tables_b files): $line"
+        else
+            fail "SyzygyPath of two folders separated by ';', expected $((tables_a + tables_b)) files: $line"
+        fi
+    # KQ against K: the tables make it a win, so the score is a tablebase (or mate) score.
+    say "position fen 8/8/8/4k3/8/8/8/KQ6 w - - 0 1"
+    say "go depth 4"
+    await '^bestmove ' "go in a tablebase position" && pass "bestmove in a tablebase position: $line"
+else
+    echo "skipped: SyzygyPath with ';' (no tables at $syzygy; SYZYGY=DIR names them)"
+fi
+say isready
+await '^readyok$' "isready with the paths set" && pass "readyok with the paths set"
+stop_engine
+if [[ -f $log_file ]] && grep -q '>> isready' "$log_file" && grep -q '<< readyok' "$log_file"; then
+    pass "Debug Log File at a drive path with a space holds the conversation"
+else
+    fail "Debug Log File: $log_file missing or without the conversation"
+fi
 
 if ((failures > 0)); then
     echo "windows_check: $failures check(s) failed" >&2
