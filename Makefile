@@ -61,16 +61,13 @@ DEBIAN_RUSTC ?= /usr/bin/rustc
 WINDOWS_LINKER ?= x86_64-w64-mingw32-gcc
 # The CPU level `make windows` builds (x86-64, x86-64-v3, x86-64-v4).
 WINDOWS_LEVEL ?= x86-64
-# The cargo profile of `make windows`: release (fat LTO, what users get); CI's smoke test builds
-# test-release (no LTO, 16 codegen units), same code and node counts, in half the time.
-WINDOWS_PROFILE ?= release
-windows_exe = target/windows/$(1)/$(WINDOWS_TARGET)/$(WINDOWS_PROFILE)/patina.exe
+windows_exe = target/windows/$(1)/$(WINDOWS_TARGET)/release/patina.exe
 # $(call windows_cargo,COMMAND,LEVEL): Debian's cargo, building std for the Windows target.
 windows_cargo = RUSTC=$(DEBIAN_RUSTC) RUSTC_BOOTSTRAP=1 \
 	RUSTFLAGS="$(strip $(RUSTFLAGS) -C target-cpu=$(2))" \
 	$(DEBIAN_CARGO) $(1) -Zbuild-std=std,panic_unwind --target $(WINDOWS_TARGET) \
 	--config 'target.$(WINDOWS_TARGET).linker="$(WINDOWS_LINKER)"' --target-dir target/windows/$(2)
-windows_build = $(call windows_cargo,build --profile $(WINDOWS_PROFILE),$(1))
+windows_build = $(call windows_cargo,build --release,$(1))
 # Wine, headless and in its own prefix (~/.wine is left alone), with no Mono/Gecko prompts.
 WINE_ENV = WINEDEBUG=-all WINEPREFIX=$(CURDIR)/target/wine WINEDLLOVERRIDES="mscoree,mshtml="
 
