@@ -331,20 +331,37 @@ pub struct TrainArgs {
     keep: Keep,
 }
 
-/// `--final-lr`: a positive, finite rate.
-fn positive_rate(text: &str) -> Result<f32, String> {
-    match text.parse::<f32>() {
-        Ok(rate) if rate.is_finite() && rate > 0.0 => Ok(rate),
-        _ => Err(format!("`{text}` is not a positive learning rate")),
+/// A flag's value outside what the flag takes, as clap reports it after the flag's name.
+#[derive(Debug)]
+struct OutOfRange {
+    text: String,
+    wanted: &'static str,
+}
+
+impl std::fmt::Display for OutOfRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "`{}` is not {}", self.text, self.wanted)
     }
 }
 
-/// `--lambda-end`: a weight from 0 to 1.
-fn unit_fraction(text: &str) -> Result<f32, String> {
+impl std::error::Error for OutOfRange {}
+
+/// Parses a number and keeps it only if `accept` does, else names what was `wanted`.
+fn number_in_range(text: &str, wanted: &'static str, accept: fn(f32) -> bool) -> Result<f32, OutOfRange> {
     match text.parse::<f32>() {
-        Ok(weight) if (0.0..=1.0).contains(&weight) => Ok(weight),
-        _ => Err(format!("`{text}` is not a weight from 0 to 1")),
+        Ok(value) if accept(value) => Ok(value),
+        _ => Err(OutOfRange { text: text.to_string(), wanted }),
     }
+}
+
+/// `--final-lr`: a positive, finite rate.
+fn positive_rate(text: &str) -> Result<f32, OutOfRange> {
+    number_in_range(text, "a positive learning rate", |rate| rate.is_finite() && rate > 0.0)
+}
+
+/// `--lambda-end`: a weight from 0 to 1.
+fn unit_fraction(text: &str) -> Result<f32, OutOfRange> {
+    number_in_range(text, "a weight from 0 to 1", |weight| (0.0..=1.0).contains(&weight))
 }
 
 /// Runs datagen with Ctrl-C (and SIGTERM) wired to a clean stop; progress goes to stderr.
@@ -516,4 +533,22 @@ pub fn train(args: TrainArgs) -> ExitCode {
         _ => eprintln!("\rtrain: {event}"),
     });
     finish("train", outcome.map(|_| ()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{positive_rate, unit_fraction};
+
+    #[test]
+    fn rate_and_weight_flags_take_only_their_range_and_name_what_was_wrong() {
+        assert_eq!(positive_rate("1e-6").unwrap(), 1e-6);
+        assert_eq!(positive_rate("0").unwrap_err().to_string(), "`0` is not a positive learning rate");
+        assert!(
+            positive_rate("inf").is_err() && positive_rate("-0.1").is_err() && positive_rate("x").is_err()
+        );
+        assert_eq!(unit_fraction("0.35").unwrap(), 0.35);
+        assert!(unit_fraction("0").is_ok() && unit_fraction("1").is_ok());
+        assert_eq!(unit_fraction("1.5").unwrap_err().to_string(), "`1.5` is not a weight from 0 to 1");
+        assert!(unit_fraction("NaN").is_err());
+    }
 }
