@@ -13,7 +13,7 @@ use crate::perft;
 use crate::position::Position;
 use crate::search::Evaluator;
 use crate::tablebase::{TablebaseError, Tablebases};
-use crate::tt::TranspositionTable;
+use crate::tt::{AllocationError, TranspositionTable};
 use crossbeam_channel::{unbounded, Receiver, Sender};
 use shakmaty::{CastlingMode, Move};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -72,8 +72,8 @@ pub enum JobEvent {
         /// False when the stop flag cut the count short.
         complete: bool,
     },
-    /// `bench` has ended: `None` when it was stopped (a partial node count means nothing).
-    BenchDone(Option<BenchResult>),
+    /// `bench` has ended: its node count, or why there is none (a partial count means nothing).
+    BenchDone(Result<BenchResult, BenchEnd>),
     /// One `genfens` opening.
     Genfen(String),
     /// `genfens` has ended after `emitted` of `requested` openings; `error` when it failed.
@@ -101,6 +101,8 @@ pub enum JobEvent {
 pub enum JobError {
     /// The OS refused the job a thread.
     NoThread(std::io::Error),
+    /// `bench`: the machine could not give it its hash table.
+    Table(AllocationError),
     /// `genfens`: the book would not load, or no balanced opening was found.
     Openings(OpeningError),
     /// The Syzygy tables could not be registered.
@@ -111,6 +113,7 @@ impl std::fmt::Display for JobError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             JobError::NoThread(error) => write!(f, "cannot start a thread: {error}"),
+            JobError::Table(error) => write!(f, "{error}"),
             JobError::Openings(error) => write!(f, "{error}"),
             JobError::Tables(error) => write!(f, "{error}"),
         }
@@ -118,6 +121,15 @@ impl std::fmt::Display for JobError {
 }
 
 impl std::error::Error for JobError {}
+
+/// Why `bench` ended without a node count.
+#[derive(Debug)]
+pub enum BenchEnd {
+    /// `stop` (or `quit`) cut it short.
+    Stopped,
+    /// It could not run at all.
+    Failed(JobError),
+}
 
 impl JobEvent {
     /// The last event of a `Job`: the slot is free once it has arrived.
@@ -230,7 +242,9 @@ impl Jobs {
 /// The end event of a job that never ran (the OS refused it a thread).
 fn refused(job: &Job) -> JobEvent {
     match job {
-        Job::Bench { .. } => JobEvent::BenchDone(None),
+        Job::Bench { .. } => JobEvent::BenchDone(Err(BenchEnd::Failed(JobError::NoThread(
+            std::io::Error::other("the thread was refused"),
+        )))),
         Job::Perft { .. } => JobEvent::PerftDone {
             nodes: 0,
             elapsed: Duration::ZERO,
@@ -253,10 +267,12 @@ fn run(job: Job, evaluator: Evaluator, stop: &AtomicBool, events: &Sender<JobEve
     };
     match job {
         Job::Bench { depth } => {
-            // A machine that cannot give bench its 16 MiB has no node count to report either.
-            let result = TranspositionTable::new(bench::DEFAULT_HASH_MIB)
-                .ok()
-                .and_then(|tt| bench::run_until(depth, 1, &tt, evaluator, stop, |_, _, _| {}));
+            let result = match TranspositionTable::new(bench::DEFAULT_HASH_MIB) {
+                Ok(tt) => {
+                    bench::run_until(depth, 1, &tt, evaluator, stop, |_, _, _| {}).ok_or(BenchEnd::Stopped)
+                }
+                Err(error) => Err(BenchEnd::Failed(JobError::Table(error))),
+            };
             send(JobEvent::BenchDone(result))
         }
         Job::Perft { mut pos, depth } => {
@@ -360,7 +376,7 @@ mod tests {
         jobs.stop();
         let seen = until_end(&events);
         jobs.ended();
-        assert!(matches!(seen.last(), Some(JobEvent::BenchDone(None))), "{seen:?}");
+        assert!(matches!(seen.last(), Some(JobEvent::BenchDone(Err(BenchEnd::Stopped)))), "{seen:?}");
     }
 
     #[test]

@@ -45,7 +45,7 @@ pub use crate::tablebase::Tablebases;
 pub use crate::time::{FakeClock, Now, SystemClock};
 pub use crate::wdl::Wdl;
 pub use bench::DEFAULT_DEPTH as BENCH_DEPTH;
-pub use jobs::{Job, JobEvent};
+pub use jobs::{BenchEnd, Job, JobEvent};
 
 use crate::nnue::{self, NetError, Network};
 use crate::options::EngineOptions;

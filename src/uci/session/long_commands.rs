@@ -2,7 +2,7 @@
 //! off the UCI thread through `Jobs`, one at a time, their events printed as they come.
 
 use super::{Flow, Session};
-use crate::engine::{Job, JobEvent, TablesInForce};
+use crate::engine::{BenchEnd, Job, JobEvent, TablesInForce};
 use crate::uci::command::GenfensParams;
 use std::io::Write;
 
@@ -70,10 +70,13 @@ impl<W: Write> Session<W> {
                     self.say(&format!("info string perft {} ms {nps} nps", elapsed.as_millis()));
                 }
             }
-            JobEvent::BenchDone(Some(result)) => {
+            JobEvent::BenchDone(Ok(result)) => {
                 self.say(&format!("{} nodes {} nps", result.nodes, result.nps()));
             }
-            JobEvent::BenchDone(None) => self.say("info string bench stopped; no node count"),
+            JobEvent::BenchDone(Err(BenchEnd::Stopped)) => {
+                self.say("info string bench stopped; no node count")
+            }
+            JobEvent::BenchDone(Err(BenchEnd::Failed(error))) => self.error(&format!("bench: {error}")),
             JobEvent::Genfen(fen) => self.say(&format!("info string genfens {fen}")),
             JobEvent::GenfensDone { emitted, requested, error } => match error {
                 Some(error) => self.error(&format!("genfens: {error}")),
