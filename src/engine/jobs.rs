@@ -166,7 +166,7 @@ impl Jobs {
     /// once with its end event.
     pub fn start(&mut self, job: Job, evaluator: Evaluator) {
         let stop = Arc::new(AtomicBool::new(false));
-        let refused = refused(&job);
+        let refused = refusal(&job);
         let events = self.events.clone();
         let flag = Arc::clone(&stop);
         let spawned = std::thread::Builder::new()
@@ -175,8 +175,8 @@ impl Jobs {
             .spawn(move || run(job, evaluator, &flag, &events));
         match spawned {
             Ok(thread) => self.running = Some(RunningJob { stop, thread }),
-            Err(_) => {
-                let _ = self.events.send(refused);
+            Err(error) => {
+                let _ = self.events.send(refused(error));
             }
         }
     }
@@ -239,24 +239,31 @@ impl Jobs {
     }
 }
 
-/// The end event of a job that never ran (the OS refused it a thread).
-fn refused(job: &Job) -> JobEvent {
-    match job {
-        Job::Bench { .. } => JobEvent::BenchDone(Err(BenchEnd::Failed(JobError::NoThread(
-            std::io::Error::other("the thread was refused"),
-        )))),
-        Job::Perft { .. } => JobEvent::PerftDone {
+/// The end event of `job` if it never runs, from the OS's reason for refusing it a thread
+/// (found before the job moves into the thread it may not get).
+fn refusal(job: &Job) -> impl FnOnce(std::io::Error) -> JobEvent + use<> {
+    enum Kind {
+        Bench,
+        Perft,
+        Genfens { requested: u64 },
+    }
+    let kind = match job {
+        Job::Bench { .. } => Kind::Bench,
+        Job::Perft { .. } => Kind::Perft,
+        Job::Genfens { count, .. } => Kind::Genfens { requested: *count },
+    };
+    move |error| match kind {
+        Kind::Bench => JobEvent::BenchDone(Err(BenchEnd::Failed(JobError::NoThread(error)))),
+        Kind::Perft => JobEvent::PerftDone {
             nodes: 0,
             elapsed: Duration::ZERO,
             counted: 0,
             root_moves: 0,
             complete: false,
         },
-        Job::Genfens { count, .. } => JobEvent::GenfensDone {
-            emitted: 0,
-            requested: *count,
-            error: Some(JobError::NoThread(std::io::Error::other("the thread was refused"))),
-        },
+        Kind::Genfens { requested } => {
+            JobEvent::GenfensDone { emitted: 0, requested, error: Some(JobError::NoThread(error)) }
+        }
     }
 }
 
