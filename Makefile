@@ -62,11 +62,13 @@ WINDOWS_LINKER ?= x86_64-w64-mingw32-gcc
 # The CPU level `make windows` builds (x86-64, x86-64-v3, x86-64-v4).
 WINDOWS_LEVEL ?= x86-64
 windows_exe = target/windows/$(1)/$(WINDOWS_TARGET)/release/patina.exe
-# $(call windows_cargo,COMMAND,LEVEL): Debian's cargo, building std for the Windows target.
-windows_cargo = RUSTC=$(DEBIAN_RUSTC) RUSTC_BOOTSTRAP=1 \
-	RUSTFLAGS="$(strip $(RUSTFLAGS) -C target-cpu=$(2))" \
-	$(DEBIAN_CARGO) $(1) -Zbuild-std=std,panic_unwind --target $(WINDOWS_TARGET) \
-	--config 'target.$(WINDOWS_TARGET).linker="$(WINDOWS_LINKER)"' --target-dir target/windows/$(2)
+# $(call cross_cargo,COMMAND,TARGET,LINKER,TARGET_DIR): Debian's cargo, building std from
+# source for TARGET and linking with LINKER (the Windows and aarch64 builds).
+cross_cargo = RUSTC=$(DEBIAN_RUSTC) RUSTC_BOOTSTRAP=1 $(DEBIAN_CARGO) $(1) -Zbuild-std=std,panic_unwind \
+	--target $(2) --config 'target.$(2).linker="$(3)"' --target-dir $(4)
+# $(call windows_cargo,COMMAND,LEVEL): the Windows target at one CPU level.
+windows_cargo = RUSTFLAGS="$(strip $(RUSTFLAGS) -C target-cpu=$(2))" \
+	$(call cross_cargo,$(1),$(WINDOWS_TARGET),$(WINDOWS_LINKER),target/windows/$(2))
 windows_build = $(call windows_cargo,build --release,$(1))
 # Wine, headless and in its own prefix (~/.wine is left alone), with no Mono/Gecko prompts.
 WINE_ENV = WINEDEBUG=-all WINEPREFIX=$(CURDIR)/target/wine WINEDLLOVERRIDES="mscoree,mshtml="
@@ -113,9 +115,7 @@ aarch64-deps:
 aarch64:
 	@test -x $(DEBIAN_CARGO) || { echo "no $(DEBIAN_CARGO): make aarch64-deps (Debian)" >&2; exit 2; }
 	@command -v $(AARCH64_LINKER) >/dev/null || { echo "no $(AARCH64_LINKER): make aarch64-deps (Debian)" >&2; exit 2; }
-	RUSTC=$(DEBIAN_RUSTC) RUSTC_BOOTSTRAP=1 $(DEBIAN_CARGO) build --release \
-		-Zbuild-std=std,panic_unwind --target $(AARCH64_TARGET) \
-		--config 'target.$(AARCH64_TARGET).linker="$(AARCH64_LINKER)"' --target-dir target/aarch64
+	$(call cross_cargo,build --release,$(AARCH64_TARGET),$(AARCH64_LINKER),target/aarch64)
 	@echo "built $(aarch64_exe)"
 
 aarch64-check: aarch64
