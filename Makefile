@@ -70,8 +70,6 @@ cross_cargo = RUSTC=$(DEBIAN_RUSTC) RUSTC_BOOTSTRAP=1 $(DEBIAN_CARGO) $(1) -Zbui
 windows_cargo = RUSTFLAGS="$(strip $(RUSTFLAGS) -C target-cpu=$(2))" \
 	$(call cross_cargo,$(1),$(WINDOWS_TARGET),$(WINDOWS_LINKER),target/windows/$(2))
 windows_build = $(call windows_cargo,build --release,$(1))
-# Wine, headless and in its own prefix (~/.wine is left alone), with no Mono/Gecko prompts.
-WINE_ENV = WINEDEBUG=-all WINEPREFIX=$(CURDIR)/target/wine WINEDLLOVERRIDES="mscoree,mshtml="
 
 windows-deps:
 	apt-get install -y --no-install-recommends rustc-web cargo-web rust-web-src gcc-mingw-w64-x86-64 wine
@@ -90,8 +88,7 @@ windows-check: windows
 # doctests: rustdoc cannot use the std that -Zbuild-std builds for another target.
 windows-test:
 	@test -x $(DEBIAN_CARGO) || { echo "no $(DEBIAN_CARGO): make windows-deps (Debian)" >&2; exit 2; }
-	test -d target/wine || { mkdir -p target/wine; $(WINE_ENV) wineboot --init >/dev/null 2>&1; $(WINE_ENV) wineserver --wait; }
-	$(WINE_ENV) CARGO_TARGET_$(shell echo $(WINDOWS_TARGET) | tr a-z- A-Z_)_RUNNER=wine \
+	root=$(CURDIR); . tools/wine-env.sh; CARGO_TARGET_$(shell echo $(WINDOWS_TARGET) | tr a-z- A-Z_)_RUNNER=wine \
 		$(call windows_cargo,test --profile test-release --lib --bins --tests,$(WINDOWS_LEVEL))
 
 # 20 games at 2+0.02, the Windows build under Wine against the Linux baseline build.

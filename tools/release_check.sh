@@ -16,9 +16,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:?usage: tools/release_check.sh DIR}
 [[ -d $dir ]] || { echo "release_check: no folder $dir" >&2; exit 2; }
 pinned=$(grep -v '^#' "$root/tests/data/bench.nodes" | tr -d '[:space:]')
-export WINEDEBUG=-all
-export WINEPREFIX=${WINEPREFIX:-$root/target/wine}
-export WINEDLLOVERRIDES="mscoree,mshtml="
+# shellcheck source=tools/wine-env.sh
+source "$root/tools/wine-env.sh"
 
 # Whether this CPU runs code built for LEVEL: the dynamic loader's own answer (glibc 2.33 and
 # later list the x86-64 levels they found), else the CPU flags each level adds.

@@ -24,12 +24,9 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 exe=${1:-$root/target/windows/x86-64/x86_64-win7-windows-gnu/release/patina.exe}
 timeout_s=${TIMEOUT:-60}
-export WINEDEBUG=-all
-export WINEPREFIX=${WINEPREFIX:-$root/target/wine}
-# No Mono or Gecko install prompts when the prefix is made: a console engine needs neither.
-export WINEDLLOVERRIDES="mscoree,mshtml="
-
 command -v wine >/dev/null || { echo "windows_check: no wine: apt-get install wine" >&2; exit 2; }
+# shellcheck source=tools/wine-env.sh
+source "$root/tools/wine-env.sh"
 [[ -f $exe ]] || { echo "windows_check: no $exe (make windows)" >&2; exit 2; }
 exe=$(realpath "$exe")
 cd "$root"
@@ -40,13 +37,6 @@ fail() {
 }
 pass() { echo "ok: $*"; }
 
-# Wine prints its first-start notes (a missing 32-bit Wine, the prefix being updated) on stdout,
-# where they would mix with the engine's lines: make the prefix now, with its output dropped.
-if [[ ! -d $WINEPREFIX ]]; then
-    mkdir -p "$WINEPREFIX"
-    wineboot --init >/dev/null 2>&1 || true
-    wineserver --wait || true
-fi
 
 # Step 1. bench against the pinned node count.
 pinned=$(grep -v '^#' "$root/tests/data/bench.nodes" | tr -d '[:space:]')

@@ -24,14 +24,8 @@ srand=${SRAND:-1}
 require_game_pairs "$games"
 wine=$(command -v wine) || { echo "windows_match: no wine: apt-get install wine" >&2; exit 2; }
 [[ -f $exe ]] || { echo "windows_match: no $exe (make windows)" >&2; exit 2; }
-export WINEDEBUG=-all
-export WINEPREFIX=${WINEPREFIX:-$root/target/wine}
-export WINEDLLOVERRIDES="mscoree,mshtml="
-if [[ ! -d $WINEPREFIX ]]; then
-    mkdir -p "$WINEPREFIX"
-    wineboot --init >/dev/null 2>&1 || true
-    wineserver --wait || true
-fi
+# shellcheck source=tools/wine-env.sh
+source "$root/tools/wine-env.sh"
 
 stem="$out/$tc"
 [[ ! -e $stem.pgn ]] || mv "$stem.pgn" "$stem.pgn.old"
