@@ -99,7 +99,8 @@ windows-match: windows
 # Linux on 64-bit ARM (Raspberry Pi 4/5, Apple silicon under Linux, Graviton, Ampere), built
 # as Windows is: Debian's rustc with std from source, linked by Debian's aarch64 gcc
 # (`make aarch64-deps`). The baseline ARMv8-A has NEON, which the net's loops use as they are.
-# `make aarch64-check` benches it under qemu-user (the pinned node count must come out).
+# `make aarch64-check` benches it under qemu-user with release_check.sh (the pinned node count
+# must come out).
 AARCH64_TARGET ?= aarch64-unknown-linux-gnu
 AARCH64_LINKER ?= aarch64-linux-gnu-gcc
 aarch64_exe = target/aarch64/$(AARCH64_TARGET)/release/patina
@@ -116,10 +117,9 @@ aarch64:
 	@echo "built $(aarch64_exe)"
 
 aarch64-check: aarch64
-	@pinned=$$(grep -v '^#' tests/data/bench.nodes | tr -d '[:space:]'); \
-	line=$$($(AARCH64_RUN) $(aarch64_exe) bench | tail -n 1); echo "bench under qemu: $$line"; \
-	case "$$line" in "$$pinned nodes "*) echo "aarch64-check: node count equals the pinned $$pinned";; \
-	*) echo "aarch64-check: expected $$pinned nodes" >&2; exit 1;; esac
+	rm -rf target/aarch64/check && mkdir -p target/aarch64/check
+	cp $(aarch64_exe) target/aarch64/check/patina-$(VERSION)-linux-aarch64
+	AARCH64_RUN="$(AARCH64_RUN)" tools/release_check.sh target/aarch64/check
 
 # Linux at one CPU level, in its own target dir (target/linux/LEVEL), beside `make`'s native build.
 linux_build = RUSTFLAGS="$(strip $(RUSTFLAGS) -C target-cpu=$(1))" $(CARGO) build --release --target-dir target/linux/$(1)
