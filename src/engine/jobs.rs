@@ -267,6 +267,17 @@ fn refusal(job: &Job) -> impl FnOnce(std::io::Error) -> JobEvent + use<> {
     }
 }
 
+/// `bench` on the table the machine gave it, or the reason it gave none.
+fn bench_on(
+    table: Result<TranspositionTable, AllocationError>,
+    depth: i32,
+    evaluator: Evaluator,
+    stop: &AtomicBool,
+) -> Result<BenchResult, BenchEnd> {
+    let tt = table.map_err(|error| BenchEnd::Failed(JobError::Table(error)))?;
+    bench::run_until(depth, 1, &tt, evaluator, stop, |_, _, _| {}).ok_or(BenchEnd::Stopped)
+}
+
 /// The job's thread: runs it and sends its events, the end event last.
 fn run(job: Job, evaluator: Evaluator, stop: &AtomicBool, events: &Sender<JobEvent>) {
     let send = |event| {
@@ -274,13 +285,8 @@ fn run(job: Job, evaluator: Evaluator, stop: &AtomicBool, events: &Sender<JobEve
     };
     match job {
         Job::Bench { depth } => {
-            let result = match TranspositionTable::new(bench::DEFAULT_HASH_MIB) {
-                Ok(tt) => {
-                    bench::run_until(depth, 1, &tt, evaluator, stop, |_, _, _| {}).ok_or(BenchEnd::Stopped)
-                }
-                Err(error) => Err(BenchEnd::Failed(JobError::Table(error))),
-            };
-            send(JobEvent::BenchDone(result))
+            let table = TranspositionTable::new(bench::DEFAULT_HASH_MIB);
+            send(JobEvent::BenchDone(bench_on(table, depth, evaluator, stop)))
         }
         Job::Perft { mut pos, depth } => {
             let start = Instant::now();
@@ -384,6 +390,37 @@ mod tests {
         let seen = until_end(&events);
         jobs.ended();
         assert!(matches!(seen.last(), Some(JobEvent::BenchDone(Err(BenchEnd::Stopped)))), "{seen:?}");
+    }
+
+    #[test]
+    fn a_bench_without_its_table_says_why() {
+        let refused = Err(AllocationError { mib: 16, available: Some(8 << 20) });
+        let ended = bench_on(refused, 1, Evaluator::default(), &AtomicBool::new(false));
+        let Err(BenchEnd::Failed(error)) = ended else { panic!("{ended:?}") };
+        assert_eq!(
+            error.to_string(),
+            "cannot allocate 16 MiB for the hash table (about 8 MiB of memory is available)"
+        );
+        let table = TranspositionTable::new(1);
+        assert!(bench_on(table, 1, Evaluator::default(), &AtomicBool::new(false)).is_ok_and(|r| r.nodes > 0));
+    }
+
+    #[test]
+    fn a_job_refused_a_thread_ends_with_the_os_reason() {
+        let refused = || std::io::Error::other("out of threads");
+        let bench = refusal(&Job::Bench { depth: 5 })(refused());
+        let JobEvent::BenchDone(Err(BenchEnd::Failed(error))) = bench else { panic!("{bench:?}") };
+        assert_eq!(error.to_string(), "cannot start a thread: out of threads");
+        let genfens = refusal(&Job::Genfens { count: 7, seed: 1, book: None, chess960: false })(refused());
+        assert!(
+            matches!(
+                &genfens,
+                JobEvent::GenfensDone { emitted: 0, requested: 7, error: Some(JobError::NoThread(_)) }
+            ),
+            "{genfens:?}"
+        );
+        let perft = refusal(&Job::Perft { pos: Box::default(), depth: 3 })(refused());
+        assert!(matches!(perft, JobEvent::PerftDone { nodes: 0, complete: false, .. }), "{perft:?}");
     }
 
     #[test]
