@@ -37,7 +37,6 @@ fail() {
 }
 pass() { echo "ok: $*"; }
 
-
 # Step 1. bench against the pinned node count.
 pinned=$(grep -v '^#' "$root/tests/data/bench.nodes" | tr -d '[:space:]')
 bench_status=0
