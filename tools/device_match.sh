@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# A fixed-node match on a lent many-core machine (the device tool): the undecided bundles of
+# docs/patches played in minutes rather than hours. One game per core, two engines, fixed
+# nodes (so the machine's speed does not enter the result), stopped by SIGINT after a fixed
+# time so the run fits the device budget; the pentanomial is pooled with earlier parts here
+# by tools/sprt_pool.py.
+#
+#   tools/device_match.sh stage CANDIDATE BASE [BOOK]
+#       here: copies both binaries, fastchess and the book into target/device-match/, the one
+#       path to name in the device call's `carry`.
+#   tools/device_match.sh run SECONDS SRAND [NODES]
+#       there: plays candidate against base at NODES (default 20,000) a move, Hash 16, one
+#       thread each, concurrency = cores, SPRT [0, 10]; writes $OUT/match.out (fastchess's
+#       report, whose last `Ptnml(0-2)` line sprt_pool.py reads) and $OUT/match.pgn.
+set -euo pipefail
+
+stage_dir=target/device-match
+
+case "${1:-}" in
+stage)
+    candidate=${2:?candidate binary}
+    base=${3:?base binary}
+    book=${4:-../shared/books/noob_3moves.epd}
+    rm -rf "$stage_dir"
+    mkdir -p "$stage_dir"
+    cp "$candidate" "$stage_dir/candidate"
+    cp "$base" "$stage_dir/base"
+    cp ../shared/tools/fastchess "$stage_dir/fastchess"
+    cp "$book" "$stage_dir/book.epd"
+    du -sh "$stage_dir"
+    ;;
+run)
+    seconds=${2:?seconds to run}
+    srand=${3:?seed for the opening order}
+    nodes=${4:-20000}
+    out=${OUT:?OUT must name the folder that comes back}
+    dir=$(cd "$stage_dir" && pwd)
+    # fastchess starts engines from its own folder: absolute paths throughout.
+    timeout -s INT "$seconds" "$dir/fastchess" \
+        -engine cmd="$dir/candidate" name=candidate -engine cmd="$dir/base" name=base \
+        -each tc=inf nodes="$nodes" option.Hash=16 option.Threads=1 proto=uci \
+        -openings file="$dir/book.epd" format=epd order=random -srand "$srand" \
+        -rounds 20000 -repeat -concurrency "$(nproc)" \
+        -sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 \
+        -pgnout file="$out/match.pgn" >"$out/match.out" 2>&1 || true
+    grep -E '^(Elo|Games|Ptnml|LLR)' "$out/match.out" | tail -4
+    ;;
+*)
+    sed -n '2,13p' "$0"
+    exit 2
+    ;;
+esac
