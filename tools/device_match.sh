@@ -35,15 +35,17 @@ run)
     nodes=${4:-20000}
     out=${OUT:?OUT must name the folder that comes back}
     dir=$(cd "$stage_dir" && pwd)
-    # fastchess starts engines from its own folder: absolute paths throughout.
+    # fastchess starts engines from its own folder: absolute paths throughout. It runs in $OUT,
+    # where an interrupted match leaves its config.json (what `-config file=` resumes).
+    cd "$out"
     timeout -s INT "$seconds" "$dir/fastchess" \
         -engine cmd="$dir/candidate" name=candidate -engine cmd="$dir/base" name=base \
         -each tc=inf nodes="$nodes" option.Hash=16 option.Threads=1 proto=uci \
         -openings file="$dir/book.epd" format=epd order=random -srand "$srand" \
         -rounds 20000 -repeat -concurrency "$(nproc)" \
         -sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 \
-        -pgnout file="$out/match.pgn" >"$out/match.out" 2>&1 || true
-    grep -E '^(Elo|Games|Ptnml|LLR)' "$out/match.out" | tail -4
+        -pgnout file=match.pgn >match.out 2>&1 || true
+    grep -E '^(Elo|Games|Ptnml|LLR)' match.out | tail -4
     ;;
 *)
     sed -n '2,13p' "$0"
