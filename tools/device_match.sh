@@ -14,18 +14,23 @@
 #       report, whose last `Ptnml(0-2)` line sprt_pool.py reads) and $OUT/match.pgn.
 set -euo pipefail
 
-stage_dir=target/device-match
+stage_dir=$(cd "$(dirname "$0")/.." && pwd)/target/device-match
 
 case "${1:-}" in
 stage)
     candidate=${2:?candidate binary}
     base=${3:?base binary}
-    book=${4:-../shared/books/noob_3moves.epd}
     rm -rf "$stage_dir"
-    mkdir -p "$stage_dir"
+    # The shared paths and the fastchess check of the other match scripts; it also creates
+    # $stage_dir (their target/$tool) and, with PATINA set, builds nothing.
+    tool=device-match
+    needs=(fastchess)
+    PATINA=$candidate
+    source "$(dirname "$0")/match-setup.sh"
+    book=${4:-$shared/books/noob_3moves.epd}
     cp "$candidate" "$stage_dir/candidate"
     cp "$base" "$stage_dir/base"
-    cp ../shared/tools/fastchess "$stage_dir/fastchess"
+    cp "$fastchess" "$stage_dir/fastchess"
     cp "$book" "$stage_dir/book.epd"
     du -sh "$stage_dir"
     ;;
@@ -34,21 +39,20 @@ run)
     srand=${3:?seed for the opening order}
     nodes=${4:-20000}
     out=${OUT:?OUT must name the folder that comes back}
-    dir=$(cd "$stage_dir" && pwd)
     # fastchess starts engines from its own folder: absolute paths throughout. It runs in $OUT,
     # where an interrupted match leaves its config.json (what `-config file=` resumes).
     cd "$out"
-    timeout -s INT "$seconds" "$dir/fastchess" \
-        -engine cmd="$dir/candidate" name=candidate -engine cmd="$dir/base" name=base \
+    timeout -s INT "$seconds" "$stage_dir/fastchess" \
+        -engine cmd="$stage_dir/candidate" name=candidate -engine cmd="$stage_dir/base" name=base \
         -each tc=inf nodes="$nodes" option.Hash=16 option.Threads=1 proto=uci \
-        -openings file="$dir/book.epd" format=epd order=random -srand "$srand" \
+        -openings file="$stage_dir/book.epd" format=epd order=random -srand "$srand" \
         -rounds 20000 -repeat -concurrency "$(nproc)" \
         -sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 \
         -pgnout file=match.pgn >match.out 2>&1 || true
     grep -E '^(Elo|Games|Ptnml|LLR)' match.out | tail -4
     ;;
 *)
-    sed -n '2,13p' "$0"
+    sed -n '2,14p' "$0"
     exit 2
     ;;
 esac
