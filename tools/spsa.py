@@ -20,7 +20,8 @@ every iteration, and a rerun with the same --state resumes.
         --iterations 2000 --workers 16 --nodes 5000 --state spsa.json
 
 prints, at the end, the tuned values as `patina spsa` lines and as `setoption` commands.
-`--report` prints where a saved state stands (each tunable against its default, in units of its
+`--stop-after SECONDS` starts no iteration after that long (a lent machine's budget;
+tools/device_spsa.sh). `--report` prints where a saved state stands (each tunable against its default, in units of its
 c_end) without playing, for a run that is stopped and resumed across sessions.
 """
 
@@ -33,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 
 ALPHA = 0.602
 GAMMA = 0.101
@@ -139,6 +141,12 @@ def main():
     parser.add_argument("--params", default="", help="comma-separated names to tune (default: all)")
     parser.add_argument("--state", required=True, help="JSON file the run saves to and resumes from")
     parser.add_argument("--report", action="store_true", help="print the saved state against the defaults and stop")
+    parser.add_argument(
+        "--stop-after",
+        type=float,
+        help="seconds after which no new iteration starts (those under way finish and are saved), "
+        "so a run fits a lent machine's budget",
+    )
     args = parser.parse_args()
 
     if args.report:
@@ -162,12 +170,15 @@ def main():
     # Iterations handed out; state["iteration"] counts only the finished ones, so a run stopped
     # by hand saves no iteration whose game pairs were never played.
     dispatched = state["iteration"]
+    deadline = time.monotonic() + args.stop_after if args.stop_after is not None else None
 
     def worker():
         nonlocal dispatched
         while True:
             with lock:
                 if failures or dispatched >= args.iterations:
+                    return
+                if deadline is not None and time.monotonic() >= deadline:
                     return
                 dispatched += 1
                 k = dispatched

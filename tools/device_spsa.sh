@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# SPSA run 2 (issue 65) on a lent many-core machine (the device tool): the run that needs about
+# 8 hours of this machine's two cores, played one worker per core there, stopped in time to
+# fit the device budget, its state brought back to resume here or on the next lent machine.
+#
+#   tools/device_spsa.sh stage TUNE_BINARY STATE [BOOK]
+#       here: copies a tuning build (`cargo build --release --features tune`), the state file
+#       (e.g. docs/spsa/run2.json), fastchess, tools/spsa.py and the book into
+#       target/device-spsa/, the one path to name in the device call's `carry`.
+#   tools/device_spsa.sh run SECONDS [NODES] [ITERATIONS] [PAIRS]
+#       there: resumes the staged state with one worker per core at NODES a move (default
+#       20,000), the schedule of ITERATIONS (default 1,500) and PAIRS game pairs an iteration
+#       (default 4): run 2's settings, which fix its gain sequences. No iteration starts after
+#       SECONDS; those under way finish and are saved. Writes $OUT/state.json and
+#       $OUT/spsa.out. Back here, copy $OUT/state.json over docs/spsa/run2.json and commit it.
+#
+# The tunables are the state's own (its `theta`), so a resumed run never changes its set.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+stage_dir=$root/target/device-spsa
+
+case "${1:-}" in
+stage)
+    binary=${2:?tuning build of patina}
+    state=${3:?SPSA state file to resume}
+    book=${4:-$root/../shared/books/noob_3moves.epd}
+    fastchess=${SHARED:-$root/../shared}/tools/fastchess
+    [[ -x $fastchess ]] || { echo "device_spsa: no $fastchess" >&2; exit 2; }
+    "$binary" spsa >/dev/null || { echo "device_spsa: $binary is not a tuning build" >&2; exit 2; }
+    rm -rf "$stage_dir"
+    mkdir -p "$stage_dir"
+    cp "$binary" "$stage_dir/patina-tune"
+    cp "$state" "$stage_dir/state.json"
+    cp "$fastchess" "$stage_dir/fastchess"
+    cp "$root/tools/spsa.py" "$stage_dir/spsa.py"
+    cp "$book" "$stage_dir/book.epd"
+    python3 "$stage_dir/spsa.py" --engine "$stage_dir/patina-tune" --state "$stage_dir/state.json" --report | sed -n 1,4p
+    du -sh "$stage_dir"
+    ;;
+run)
+    seconds=${2:?seconds before no new iteration starts}
+    nodes=${3:-20000}
+    iterations=${4:-1500}
+    pairs=${5:-4}
+    out=${OUT:?OUT must name the folder that comes back}
+    cp "$stage_dir/state.json" "$out/state.json"
+    params=$(python3 -c 'import json, sys; print(",".join(json.load(open(sys.argv[1]))["theta"]))' "$out/state.json")
+    # fastchess starts engines from its own folder (spsa.py gives each worker a scratch one):
+    # absolute paths throughout.
+    python3 "$stage_dir/spsa.py" --engine "$stage_dir/patina-tune" --book "$stage_dir/book.epd" \
+        --fastchess "$stage_dir/fastchess" --iterations "$iterations" --workers "$(nproc)" \
+        --pairs "$pairs" --nodes "$nodes" --params "$params" --state "$out/state.json" \
+        --stop-after "$seconds" >"$out/spsa.out" 2>&1 || true
+    grep -c '^iteration ' "$out/spsa.out" | sed 's/^/iterations this run: /'
+    python3 "$stage_dir/spsa.py" --engine "$stage_dir/patina-tune" --state "$out/state.json" --report | sed -n 1,4p
+    ;;
+*)
+    sed -n '2,16p' "$0"
+    exit 2
+    ;;
+esac
