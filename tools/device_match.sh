@@ -12,6 +12,11 @@
 #       there: plays candidate against base at NODES (default 20,000) a move, Hash 16, one
 #       thread each, concurrency = cores, SPRT [0, 10]; writes $OUT/match.out (fastchess's
 #       report, whose last `Ptnml(0-2)` line sprt_pool.py reads) and $OUT/match.pgn.
+#   tools/device_match.sh threads SECONDS SRAND [TC]
+#       there: issue 65's thread check, the staged candidate with Threads=2 against itself with
+#       Threads=1 at TC (default 10+0.1), Hash 64, half as many games at once as cores (a game
+#       never runs more than two threads at a time); writes $OUT/threads.out and
+#       $OUT/threads.pgn (with the clock left after each move).
 set -euo pipefail
 
 stage_dir=$(cd "$(dirname "$0")/.." && pwd)/target/device-match
@@ -51,8 +56,25 @@ run)
         -pgnout file=match.pgn >match.out 2>&1 || true
     grep -E '^(Elo|Games|Ptnml|LLR)' match.out | tail -4
     ;;
+threads)
+    seconds=${2:?seconds to run}
+    srand=${3:?seed for the opening order}
+    tc=${4:-10+0.1}
+    out=${OUT:?OUT must name the folder that comes back}
+    games_at_once=$(($(nproc) / 2))
+    ((games_at_once >= 1)) || games_at_once=1
+    cd "$out"
+    timeout -s INT "$seconds" "$stage_dir/fastchess" \
+        -engine cmd="$stage_dir/candidate" name=t2 option.Threads=2 \
+        -engine cmd="$stage_dir/candidate" name=t1 option.Threads=1 \
+        -each tc="$tc" option.Hash=64 proto=uci \
+        -openings file="$stage_dir/book.epd" format=epd order=random -srand "$srand" \
+        -rounds 20000 -repeat -concurrency "$games_at_once" \
+        -pgnout file=threads.pgn timeleft=true >threads.out 2>&1 || true
+    grep -E '^(Elo|Games|Ptnml|LLR)' threads.out | tail -4
+    ;;
 *)
-    sed -n '2,14p' "$0"
+    sed -n '2,19p' "$0"
     exit 2
     ;;
 esac
