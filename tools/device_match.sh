@@ -17,6 +17,11 @@
 #       Threads=1 at TC (default 10+0.1), Hash 64, half as many games at once as cores (a game
 #       never runs more than two threads at a time); writes $OUT/threads.out and
 #       $OUT/threads.pgn (with the clock left after each move).
+#   tools/device_match.sh scaling SECONDS [DEPTH]
+#       there: issue 65's many-core figures for the staged candidate: `bench DEPTH` (default
+#       13) at Hash 256 with 1, 2, 4, 8 and 16 threads (wall time, nodes, nps: time-to-depth),
+#       then, until SECONDS have passed, 8 threads against 1 at 10+0.1, Hash 256, one game at
+#       a time; writes $OUT/scaling.txt, $OUT/scaling.out and $OUT/scaling.pgn.
 set -euo pipefail
 
 stage_dir=$(cd "$(dirname "$0")/.." && pwd)/target/device-match
@@ -73,8 +78,33 @@ threads)
         -pgnout file=threads.pgn timeleft=true >threads.out 2>&1 || true
     grep -E '^(Elo|Games|Ptnml|LLR)' threads.out | tail -4
     ;;
+scaling)
+    seconds=${2:?seconds to run}
+    depth=${3:-13}
+    out=${OUT:?OUT must name the folder that comes back}
+    start=$(date +%s)
+    cd "$out"
+    for threads in 1 2 4 8 16; do
+        begin=$(date +%s%N)
+        result=$("$stage_dir/candidate" bench "$depth" --hash 256 --threads "$threads" 2>&1 | tail -1)
+        wall_ms=$((($(date +%s%N) - begin) / 1000000))
+        echo "threads $threads depth $depth: $result, wall $wall_ms ms" | tee -a scaling.txt
+    done
+    left=$((seconds - ($(date +%s) - start)))
+    if ((left > 30)); then
+        timeout -s INT "$left" "$stage_dir/fastchess" \
+            -engine cmd="$stage_dir/candidate" name=t8 option.Threads=8 \
+            -engine cmd="$stage_dir/candidate" name=t1 option.Threads=1 \
+            -each tc=10+0.1 option.Hash=256 proto=uci \
+            -openings file="$stage_dir/book.epd" format=epd order=random -srand 8 \
+            -rounds 20000 -repeat -concurrency 1 \
+            -pgnout file=scaling.pgn timeleft=true >scaling.out 2>&1 || true
+        echo "8 threads against 1: $(grep -c '^\[Result' scaling.pgn || true) games," \
+            "$(grep -c '^\[Termination "normal"\]' scaling.pgn || true) normal ends" | tee -a scaling.txt
+    fi
+    ;;
 *)
-    sed -n '2,19p' "$0"
+    sed -n '2,24p' "$0"
     exit 2
     ;;
 esac
