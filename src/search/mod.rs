@@ -8,6 +8,7 @@ mod correction;
 mod history;
 mod kept;
 mod mate_line;
+mod material_scale;
 pub mod params;
 mod threads;
 mod tt_scores;

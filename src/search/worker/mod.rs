@@ -8,6 +8,7 @@ use super::correction::{Correction, Slots};
 use super::history::{Contexts, History, PieceTo};
 use super::kept::ThreadMemory;
 use super::mate_line;
+use super::material_scale::material_scaled;
 use super::params::*;
 use super::tt_scores::{bound_allows_cutoff, score_from_tt, score_to_tt};
 use super::{IterationReport, RootLine, Score, ScoreBound, SearchControl, SearchEvent, SearchLimits};
@@ -653,7 +654,10 @@ impl<'a> Worker<'a> {
     /// The static evaluation of the current position, side to move's view.
     fn static_eval(&mut self) -> i32 {
         match &self.network {
-            Some(network) => self.pos.evaluate_network(network),
+            Some(network) => {
+                let raw = self.pos.evaluate_network(network);
+                material_scaled(raw, self.pos.chess().board())
+            }
             None => crate::eval::evaluate(self.pos.chess()),
         }
     }
