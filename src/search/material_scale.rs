@@ -5,10 +5,11 @@
 //! toward keeping material when ahead and trading when behind, as engines with trained nets
 //! commonly do.
 
+use crate::see;
 use shakmaty::{Board, Role};
 
-/// Material counted for the scale, by role (pawn .. queen); kings are not counted.
-const SCALE_VALUE: [i32; 5] = [100, 300, 300, 500, 900];
+/// The roles whose material counts (pieces by their exchange values, `see::value`; no kings).
+const COUNTED: [Role; 5] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
 /// Both sides' material at the start: 16 pawns, 4 knights, 4 bishops, 4 rooks, 2 queens.
 const START_MATERIAL: i32 = 7_800;
 /// What the scale's numerator starts from: with no material the eval keeps three quarters.
@@ -17,13 +18,13 @@ const SCALE_BASE: i32 = 3 * START_MATERIAL;
 /// `eval` scaled by the material on `board`: unchanged at the starting material, 3/4 with
 /// none; more material than the start (promotions) counts as the start, so it never grows.
 pub fn material_scaled(eval: i32, board: &Board) -> i32 {
-    let material: i32 = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
-        .iter()
-        .zip(SCALE_VALUE)
-        .map(|(&role, value)| board.by_role(role).count() as i32 * value)
-        .sum();
-    let material = material.min(START_MATERIAL);
+    let material = material(board).min(START_MATERIAL);
     eval * (SCALE_BASE + material) / (SCALE_BASE + START_MATERIAL)
+}
+
+/// Both sides' material on `board`, kings left out.
+fn material(board: &Board) -> i32 {
+    COUNTED.iter().map(|&role| board.by_role(role).count() as i32 * see::value(role)).sum()
 }
 
 #[cfg(test)]
@@ -32,6 +33,12 @@ mod tests {
 
     fn board(fen: &str) -> Board {
         fen.split(' ').next().unwrap().parse().unwrap()
+    }
+
+    #[test]
+    fn the_starting_material_is_what_the_values_add_up_to() {
+        let start = board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        assert_eq!(material(&start), START_MATERIAL);
     }
 
     #[test]
