@@ -26,6 +26,20 @@ set -euo pipefail
 
 stage_dir=$(cd "$(dirname "$0")/.." && pwd)/target/device-match
 
+# The staged candidate with THREADS threads against itself with one, until SECONDS pass, in
+# the current folder: thread_match SECONDS SRAND TC HASH THREADS GAMES_AT_ONCE NAME (NAME.pgn
+# with the clock left after each move, NAME.out).
+thread_match() {
+    local seconds=$1 srand=$2 tc=$3 hash=$4 threads=$5 games_at_once=$6 name=$7
+    timeout -s INT "$seconds" "$stage_dir/fastchess" \
+        -engine cmd="$stage_dir/candidate" name="t$threads" option.Threads="$threads" \
+        -engine cmd="$stage_dir/candidate" name=t1 option.Threads=1 \
+        -each tc="$tc" option.Hash="$hash" proto=uci \
+        -openings file="$stage_dir/book.epd" format=epd order=random -srand "$srand" \
+        -rounds 20000 -repeat -concurrency "$games_at_once" \
+        -pgnout file="$name.pgn" timeleft=true >"$name.out" 2>&1 || true
+}
+
 case "${1:-}" in
 stage)
     candidate=${2:?candidate binary}
@@ -69,13 +83,7 @@ threads)
     games_at_once=$(($(nproc) / 2))
     ((games_at_once >= 1)) || games_at_once=1
     cd "$out"
-    timeout -s INT "$seconds" "$stage_dir/fastchess" \
-        -engine cmd="$stage_dir/candidate" name=t2 option.Threads=2 \
-        -engine cmd="$stage_dir/candidate" name=t1 option.Threads=1 \
-        -each tc="$tc" option.Hash=64 proto=uci \
-        -openings file="$stage_dir/book.epd" format=epd order=random -srand "$srand" \
-        -rounds 20000 -repeat -concurrency "$games_at_once" \
-        -pgnout file=threads.pgn timeleft=true >threads.out 2>&1 || true
+    thread_match "$seconds" "$srand" "$tc" 64 2 "$games_at_once" threads
     grep -E '^(Elo|Games|Ptnml|LLR)' threads.out | tail -4
     ;;
 scaling)
@@ -92,13 +100,7 @@ scaling)
     done
     left=$((seconds - ($(date +%s) - start)))
     if ((left > 30)); then
-        timeout -s INT "$left" "$stage_dir/fastchess" \
-            -engine cmd="$stage_dir/candidate" name=t8 option.Threads=8 \
-            -engine cmd="$stage_dir/candidate" name=t1 option.Threads=1 \
-            -each tc=10+0.1 option.Hash=256 proto=uci \
-            -openings file="$stage_dir/book.epd" format=epd order=random -srand 8 \
-            -rounds 20000 -repeat -concurrency 1 \
-            -pgnout file=scaling.pgn timeleft=true >scaling.out 2>&1 || true
+        thread_match "$left" 8 10+0.1 256 8 1 scaling
         echo "8 threads against 1: $(grep -c '^\[Result' scaling.pgn || true) games," \
             "$(grep -c '^\[Termination "normal"\]' scaling.pgn || true) normal ends" | tee -a scaling.txt
     fi

@@ -20,13 +20,22 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 stage_dir=$root/target/device-spsa
 
+# Where the staged state (or the one named) stands: iterations, games and the largest moves.
+report() {
+    python3 "$stage_dir/spsa.py" --engine "$stage_dir/patina-tune" --state "$1" --report | sed -n 1,4p
+}
+
 case "${1:-}" in
 stage)
     binary=${2:?tuning build of patina}
     state=${3:?SPSA state file to resume}
-    book=${4:-$root/../shared/books/noob_3moves.epd}
-    fastchess=${SHARED:-$root/../shared}/tools/fastchess
-    [[ -x $fastchess ]] || { echo "device_spsa: no $fastchess" >&2; exit 2; }
+    # The match scripts' shared paths and fastchess check (sets $shared, $fastchess); with
+    # PATINA set it builds nothing.
+    tool=device-spsa
+    needs=(fastchess)
+    PATINA=$binary
+    source "$root/tools/match-setup.sh"
+    book=${4:-$shared/books/noob_3moves.epd}
     "$binary" spsa >/dev/null || { echo "device_spsa: $binary is not a tuning build" >&2; exit 2; }
     rm -rf "$stage_dir"
     mkdir -p "$stage_dir"
@@ -35,7 +44,7 @@ stage)
     cp "$fastchess" "$stage_dir/fastchess"
     cp "$root/tools/spsa.py" "$stage_dir/spsa.py"
     cp "$book" "$stage_dir/book.epd"
-    python3 "$stage_dir/spsa.py" --engine "$stage_dir/patina-tune" --state "$stage_dir/state.json" --report | sed -n 1,4p
+    report "$stage_dir/state.json"
     du -sh "$stage_dir"
     ;;
 run)
@@ -53,7 +62,7 @@ run)
         --pairs "$pairs" --nodes "$nodes" --params "$params" --state "$out/state.json" \
         --stop-after "$seconds" >"$out/spsa.out" 2>&1 || true
     grep -c '^iteration ' "$out/spsa.out" | sed 's/^/iterations this run: /'
-    python3 "$stage_dir/spsa.py" --engine "$stage_dir/patina-tune" --state "$out/state.json" --report | sed -n 1,4p
+    report "$out/state.json"
     ;;
 *)
     sed -n '2,16p' "$0"

@@ -21,8 +21,9 @@ every iteration, and a rerun with the same --state resumes.
 
 prints, at the end, the tuned values as `patina spsa` lines and as `setoption` commands.
 `--stop-after SECONDS` starts no iteration after that long (a lent machine's budget;
-tools/device_spsa.sh). `--report` prints where a saved state stands (each tunable against its default, in units of its
-c_end) without playing, for a run that is stopped and resumed across sessions.
+tools/device_spsa.sh). `--report` prints where a saved state stands (each tunable against its
+default, in units of its c_end) without playing, for a run that is stopped and resumed across
+sessions.
 """
 
 import argparse
@@ -176,9 +177,8 @@ def main():
         nonlocal dispatched
         while True:
             with lock:
-                if failures or dispatched >= args.iterations:
-                    return
-                if deadline is not None and time.monotonic() >= deadline:
+                past_deadline = deadline is not None and time.monotonic() >= deadline
+                if failures or dispatched >= args.iterations or past_deadline:
                     return
                 dispatched += 1
                 k = dispatched
