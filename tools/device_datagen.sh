@@ -5,13 +5,17 @@
 #
 #   tools/device_datagen.sh stage BINARY [BOOK] [SYZYGY_DIR]
 #       here: copies the binary, the book and the tables' WDL files (.rtbw, all adjudication
-#       probes) into target/device/, the one path to name in the device call's `carry`.
+#       probes) into target/device/, the one path to name in the device call's `carry`. A `-`
+#       for BINARY or BOOK stages none (then `run` needs BINARY and BOOK set, below).
 #   tools/device_datagen.sh run SECONDS FIRST_SEED [DATAGEN_ARGS...]
-#       there: writes $OUT/dgdN.bin and its .progress for each process, then prints the counts.
-#       DATAGEN_ARGS default to dg12's recipe: --soft-nodes 2000 --random-plies 2.
+#       there: one process per pair of cores, each cut to the byte count its .progress recorded
+#       and joined in seed order into $OUT/dgd.bin, split into $OUT/dgd.bin.partNN of at most
+#       15 MiB (the device tool brings back 8 files of 16 MiB at most), with each process's
+#       counts in $OUT/dgd.txt. DATAGEN_ARGS default to dg12's recipe: --soft-nodes 2000
+#       --random-plies 2. BINARY and BOOK, where set, replace the staged engine and book (a
+#       match's staged candidate and book, so the two stagings fit the carry limit together).
 #
-# Back here, each file is cut to the byte count its .progress recorded and the files are joined
-# in seed order (`head -c BYTES dgdN.bin >> dgX.bin`); record the counts in docs/nets.md.
+# Back here, `cat dgd.bin.part* > dgX.bin` and record dgd.txt's counts in docs/nets.md.
 set -euo pipefail
 
 stage_dir=target/device
@@ -23,8 +27,8 @@ stage)
     syzygy=${4:-../shared/syzygy}
     rm -rf "$stage_dir"
     mkdir -p "$stage_dir/syzygy"
-    cp "$binary" "$stage_dir/patina"
-    cp "$book" "$stage_dir/book.epd"
+    [ "$binary" = - ] || cp "$binary" "$stage_dir/patina"
+    [ "$book" = - ] || cp "$book" "$stage_dir/book.epd"
     cp "$syzygy"/*.rtbw "$stage_dir/syzygy/"
     du -sh "$stage_dir"
     ;;
@@ -37,17 +41,29 @@ run)
         extra=(--soft-nodes 2000 --random-plies 2)
     fi
     out=${OUT:?OUT must name the folder that comes back}
+    binary=${BINARY:-$stage_dir/patina}
+    book=${BOOK:-$stage_dir/book.epd}
+    work=$(mktemp -d)
     processes=$(($(nproc) / 2))
     [ "$processes" -ge 1 ] || processes=1
     for i in $(seq 1 "$processes"); do
-        timeout -s INT "$seconds" "$stage_dir/patina" datagen --games 1000000 --threads 2 \
-            --seed $((first_seed + i - 1)) --book "$stage_dir/book.epd" --syzygy "$stage_dir/syzygy" \
-            "${extra[@]}" --out "$out/dgd$i.bin" >"$out/dgd$i.log" 2>&1 &
+        timeout -s INT "$seconds" "$binary" datagen --games 1000000 --threads 2 \
+            --seed $((first_seed + i - 1)) --book "$book" --syzygy "$stage_dir/syzygy" \
+            "${extra[@]}" --out "$work/dgd$i.bin" >"$work/dgd$i.log" 2>&1 &
     done
     wait || true
     for i in $(seq 1 "$processes"); do
-        echo "dgd$i (seed $((first_seed + i - 1))): $(grep -E '^(games|positions|bytes) ' "$out/dgd$i.bin.progress" | tr '\n' ' ')"
-    done
+        progress="$work/dgd$i.bin.progress"
+        if [ -f "$progress" ]; then
+            head -c "$(awk '$1 == "bytes" {print $2}' "$progress")" "$work/dgd$i.bin" >>"$work/dgd.bin"
+            echo "dgd$i (seed $((first_seed + i - 1))): $(grep -E '^(games|positions|bytes) ' "$progress" | tr '\n' ' ')"
+        else
+            echo "dgd$i (seed $((first_seed + i - 1))): no progress file; $(tail -2 "$work/dgd$i.log" | tr '\n' ' ')"
+        fi
+    done | tee "$out/dgd.txt"
+    [ -f "$work/dgd.bin" ] && split -b 15M -d "$work/dgd.bin" "$out/dgd.bin.part"
+    ls -l "$out"
+    
     ;;
 *)
     sed -n '2,14p' "$0"

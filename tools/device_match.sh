@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# A fixed-node match on a lent many-core machine (the device tool): the undecided bundles of
-# docs/patches played in minutes rather than hours. One game per core, two engines, fixed
-# nodes (so the machine's speed does not enter the result), stopped by SIGINT after a fixed
-# time so the run fits the device budget; the pentanomial is pooled with earlier parts here
-# by tools/sprt_pool.py.
+# Matches on a lent many-core machine (the device tool), played in minutes rather than hours:
+# the undecided bundles of docs/patches at fixed nodes (so the machine's speed does not enter
+# the result), and issue 65's clock and thread checks. Each is stopped by SIGINT after a fixed
+# time so the run fits the device budget; fixed-node pentanomials are pooled with earlier parts
+# here by tools/sprt_pool.py.
 #
 #   tools/device_match.sh stage CANDIDATE BASE [BOOK]
 #       here: copies both binaries, fastchess and the book into target/device-match/, the one
@@ -12,6 +12,12 @@
 #       there: plays candidate against base at NODES (default 20,000) a move, Hash 16, one
 #       thread each, concurrency = cores, SPRT [0, 10]; writes $OUT/match.out (fastchess's
 #       report, whose last `Ptnml(0-2)` line sprt_pool.py reads) and $OUT/match.pgn.
+#   tools/device_match.sh tc SECONDS SRAND [TC] [GAMES]
+#       there: candidate against base at a clock, TC (default 10+0.1), Hash 16, one thread
+#       each, GAMES (default 200) in pairs with colours reversed, one game per core but one
+#       (a game thinks on one core at a time; the spare core keeps fastchess off the clocks);
+#       writes $OUT/tc.out, $OUT/tc.pgn (clock left after each move) and $OUT/tc.fclog
+#       (fastchess's warnings: time losses, a bestmove off its PV).
 #   tools/device_match.sh threads SECONDS SRAND [TC]
 #       there: issue 65's thread check, the staged candidate with Threads=2 against itself with
 #       Threads=1 at TC (default 10+0.1), Hash 64, half as many games at once as cores (a game
@@ -74,6 +80,23 @@ run)
         -sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 \
         -pgnout file=match.pgn >match.out 2>&1 || true
     grep -E '^(Elo|Games|Ptnml|LLR)' match.out | tail -4
+    ;;
+tc)
+    seconds=${2:?seconds to run}
+    srand=${3:?seed for the opening order}
+    tc=${4:-10+0.1}
+    games=${5:-200}
+    out=${OUT:?OUT must name the folder that comes back}
+    games_at_once=$(($(nproc) - 1))
+    ((games_at_once >= 1)) || games_at_once=1
+    cd "$out"
+    timeout -s INT "$seconds" "$stage_dir/fastchess" \
+        -engine cmd="$stage_dir/candidate" name=candidate -engine cmd="$stage_dir/base" name=base \
+        -each tc="$tc" option.Hash=16 option.Threads=1 proto=uci \
+        -openings file="$stage_dir/book.epd" format=epd order=random -srand "$srand" \
+        -rounds $((games / 2)) -repeat -concurrency "$games_at_once" \
+        -pgnout file=tc.pgn timeleft=true -log file=tc.fclog level=warn >tc.out 2>&1 || true
+    grep -E '^(Elo|Games|Ptnml|LLR)' tc.out | tail -4
     ;;
 threads)
     seconds=${2:?seconds to run}
