@@ -63,7 +63,6 @@ run)
     done | tee "$out/dgd.txt"
     [ -f "$work/dgd.bin" ] && split -b 15M -d "$work/dgd.bin" "$out/dgd.bin.part"
     ls -l "$out"
-    
     ;;
 *)
     sed -n '2,14p' "$0"

@@ -11,7 +11,8 @@
 #   tools/device_match.sh run SECONDS SRAND [NODES]
 #       there: plays candidate against base at NODES (default 20,000) a move, Hash 16, one
 #       thread each, concurrency = cores, SPRT [0, 10]; writes $OUT/match.out (fastchess's
-#       report, whose last `Ptnml(0-2)` line sprt_pool.py reads) and $OUT/match.pgn.
+#       report, whose last `Ptnml(0-2)` line sprt_pool.py reads), $OUT/match.pgn and
+#       $OUT/match.fclog.
 #   tools/device_match.sh tc SECONDS SRAND [TC] [GAMES]
 #       there: candidate against base at a clock, TC (default 10+0.1), Hash 16, one thread
 #       each, GAMES (default 200) in pairs with colours reversed, one game per core but one
@@ -31,6 +32,23 @@
 set -euo pipefail
 
 stage_dir=$(cd "$(dirname "$0")/.." && pwd)/target/device-match
+
+# The staged candidate against the staged base, one thread and Hash 16 each, in the current
+# folder: candidate_match SECONDS SRAND ROUNDS GAMES_AT_ONCE NAME LIMIT... where LIMIT is the
+# `-each` limit and any further fastchess options (`tc=10+0.1`, or `tc=inf nodes=20000 -sprt
+# ...`); writes NAME.out, NAME.pgn (clock left after each move) and NAME.fclog (fastchess's
+# warnings) and prints the result lines.
+candidate_match() {
+    local seconds=$1 srand=$2 rounds=$3 games_at_once=$4 name=$5
+    shift 5
+    timeout -s INT "$seconds" "$stage_dir/fastchess" \
+        -engine cmd="$stage_dir/candidate" name=candidate -engine cmd="$stage_dir/base" name=base \
+        -each option.Hash=16 option.Threads=1 proto=uci "$@" \
+        -openings file="$stage_dir/book.epd" format=epd order=random -srand "$srand" \
+        -rounds "$rounds" -repeat -concurrency "$games_at_once" \
+        -pgnout file="$name.pgn" timeleft=true -log file="$name.fclog" level=warn >"$name.out" 2>&1 || true
+    grep -E '^(Elo|Games|Ptnml|LLR)' "$name.out" | tail -4
+}
 
 # The staged candidate with THREADS threads against itself with one, until SECONDS pass, in
 # the current folder: thread_match SECONDS SRAND TC HASH THREADS GAMES_AT_ONCE NAME (NAME.pgn
@@ -72,14 +90,8 @@ run)
     # fastchess starts engines from its own folder: absolute paths throughout. It runs in $OUT,
     # where an interrupted match leaves its config.json (what `-config file=` resumes).
     cd "$out"
-    timeout -s INT "$seconds" "$stage_dir/fastchess" \
-        -engine cmd="$stage_dir/candidate" name=candidate -engine cmd="$stage_dir/base" name=base \
-        -each tc=inf nodes="$nodes" option.Hash=16 option.Threads=1 proto=uci \
-        -openings file="$stage_dir/book.epd" format=epd order=random -srand "$srand" \
-        -rounds 20000 -repeat -concurrency "$(nproc)" \
-        -sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 \
-        -pgnout file=match.pgn >match.out 2>&1 || true
-    grep -E '^(Elo|Games|Ptnml|LLR)' match.out | tail -4
+    candidate_match "$seconds" "$srand" 20000 "$(nproc)" match tc=inf nodes="$nodes" \
+        -sprt elo0=0 elo1=10 alpha=0.05 beta=0.05
     ;;
 tc)
     seconds=${2:?seconds to run}
@@ -90,13 +102,7 @@ tc)
     games_at_once=$(($(nproc) - 1))
     ((games_at_once >= 1)) || games_at_once=1
     cd "$out"
-    timeout -s INT "$seconds" "$stage_dir/fastchess" \
-        -engine cmd="$stage_dir/candidate" name=candidate -engine cmd="$stage_dir/base" name=base \
-        -each tc="$tc" option.Hash=16 option.Threads=1 proto=uci \
-        -openings file="$stage_dir/book.epd" format=epd order=random -srand "$srand" \
-        -rounds $((games / 2)) -repeat -concurrency "$games_at_once" \
-        -pgnout file=tc.pgn timeleft=true -log file=tc.fclog level=warn >tc.out 2>&1 || true
-    grep -E '^(Elo|Games|Ptnml|LLR)' tc.out | tail -4
+    candidate_match "$seconds" "$srand" $((games / 2)) "$games_at_once" tc tc="$tc"
     ;;
 threads)
     seconds=${2:?seconds to run}

@@ -3,11 +3,11 @@
 check: does the side with more threads search deeper, and does it spend its clock alike?).
 
 Usage: python3 tools/pgn_depth_time.py GAMES.pgn [FIRST_PLY LAST_PLY]   (plies 5-61 by default)
+Needs python-chess (`pip install chess`), as tools/clock_share.py does.
 
-Reads the `{score/depth time` head of each move's comment; plies count those moves from 0 (with
-an EPD book, the PGN's moves from its FEN; book moves without such a comment are not counted).
-The default
-window skips the first moves, where the table is cold, and the endgames, where depth runs away.
+Plies count each game's moves from its first (0-based, the opening's FEN or the start); a move
+whose comment has no `score/depth time` head (a book move) is skipped. The default window
+skips the first moves, where the table is cold, and the endgames, where depth runs away.
 Prints, per engine, the moves read and the mean and median depth and the mean time a move.
 """
 
@@ -16,29 +16,29 @@ import statistics
 import sys
 from collections import defaultdict
 
-MOVE_COMMENT = re.compile(r"\{([+-]?M?[0-9.]+)/(\d+) ([0-9.]+)s")
+import chess.pgn
+
+SEARCH_COMMENT = re.compile(r"^[+-]?M?[0-9.]+/(\d+) ([0-9.]+)s")
 
 
 def main() -> None:
     if len(sys.argv) not in (2, 4):
         sys.exit(__doc__)
     first, last = (int(sys.argv[2]), int(sys.argv[3])) if len(sys.argv) == 4 else (4, 60)
-    depths = defaultdict(list)
-    times = defaultdict(list)
-    text = open(sys.argv[1], encoding="utf-8").read()
-    for game in text.split("[Event ")[1:]:
-        white = re.search(r'\[White "([^"]+)"\]', game).group(1)
-        black = re.search(r'\[Black "([^"]+)"\]', game).group(1)
-        moves = game[game.index("\n\n") :]
-        for ply, (_, depth, seconds) in enumerate(MOVE_COMMENT.findall(moves)):
-            if first <= ply <= last:
-                side = white if ply % 2 == 0 else black
-                depths[side].append(int(depth))
-                times[side].append(float(seconds))
-    for side in sorted(depths):
+    depths, times = defaultdict(list), defaultdict(list)
+    with open(sys.argv[1], encoding="utf-8") as pgn:
+        while (game := chess.pgn.read_game(pgn)) is not None:
+            names = {chess.WHITE: game.headers["White"], chess.BLACK: game.headers["Black"]}
+            for ply, node in enumerate(game.mainline()):
+                search = SEARCH_COMMENT.match(node.comment)
+                if search and first <= ply <= last:
+                    mover = names[not node.board().turn]
+                    depths[mover].append(int(search.group(1)))
+                    times[mover].append(float(search.group(2)))
+    for name in sorted(depths):
         print(
-            f"{side}: {len(depths[side])} moves, depth mean {statistics.mean(depths[side]):.2f}"
-            f" median {statistics.median(depths[side])}, time mean {statistics.mean(times[side]):.3f} s"
+            f"{name}: {len(depths[name])} moves, depth mean {statistics.mean(depths[name]):.2f}"
+            f" median {statistics.median(depths[name])}, time mean {statistics.mean(times[name]):.3f} s"
         )
 
 
