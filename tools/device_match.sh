@@ -22,46 +22,50 @@
 #   tools/device_match.sh threads SECONDS SRAND [TC]
 #       there: issue 65's thread check, the staged candidate with Threads=2 against itself with
 #       Threads=1 at TC (default 10+0.1), Hash 64, half as many games at once as cores (a game
-#       never runs more than two threads at a time); writes $OUT/threads.out and
+#       never runs more than two threads at a time); writes $OUT/threads.out, $OUT/threads.fclog and
 #       $OUT/threads.pgn (with the clock left after each move).
 #   tools/device_match.sh scaling SECONDS [DEPTH]
 #       there: issue 65's many-core figures for the staged candidate: `bench DEPTH` (default
 #       13) at Hash 256 with 1, 2, 4, 8 and 16 threads (wall time, nodes, nps: time-to-depth),
 #       then, until SECONDS have passed, 8 threads against 1 at 10+0.1, Hash 256, one game at
-#       a time; writes $OUT/scaling.txt, $OUT/scaling.out and $OUT/scaling.pgn.
+#       a time; writes $OUT/scaling.txt, $OUT/scaling.out, $OUT/scaling.fclog and $OUT/scaling.pgn.
 set -euo pipefail
 
 stage_dir=$(cd "$(dirname "$0")/.." && pwd)/target/device-match
 
-# The staged candidate against the staged base, one thread and Hash 16 each, in the current
-# folder: candidate_match SECONDS SRAND ROUNDS GAMES_AT_ONCE NAME LIMIT... where LIMIT is the
-# `-each` limit and any further fastchess options (`tc=10+0.1`, or `tc=inf nodes=20000 -sprt
-# ...`); writes NAME.out, NAME.pgn (clock left after each move) and NAME.fclog (fastchess's
-# warnings) and prints the result lines.
-candidate_match() {
+# One fastchess match of the staged engines until SECONDS pass, in the current folder:
+# play_match SECONDS SRAND ROUNDS GAMES_AT_ONCE NAME ENGINES_AND_LIMITS... (the `-engine` and
+# `-each` options); writes NAME.out, NAME.pgn (clock left after each move) and NAME.fclog
+# (fastchess's warnings) and prints the result lines.
+play_match() {
     local seconds=$1 srand=$2 rounds=$3 games_at_once=$4 name=$5
     shift 5
-    timeout -s INT "$seconds" "$stage_dir/fastchess" \
-        -engine cmd="$stage_dir/candidate" name=candidate -engine cmd="$stage_dir/base" name=base \
-        -each option.Hash=16 option.Threads=1 proto=uci "$@" \
+    timeout -s INT "$seconds" "$stage_dir/fastchess" "$@" \
         -openings file="$stage_dir/book.epd" format=epd order=random -srand "$srand" \
         -rounds "$rounds" -repeat -concurrency "$games_at_once" \
         -pgnout file="$name.pgn" timeleft=true -log file="$name.fclog" level=warn >"$name.out" 2>&1 || true
     grep -E '^(Elo|Games|Ptnml|LLR)' "$name.out" | tail -4
 }
 
-# The staged candidate with THREADS threads against itself with one, until SECONDS pass, in
-# the current folder: thread_match SECONDS SRAND TC HASH THREADS GAMES_AT_ONCE NAME (NAME.pgn
-# with the clock left after each move, NAME.out).
+# The staged candidate against the staged base, one thread and Hash 16 each:
+# candidate_match SECONDS SRAND ROUNDS GAMES_AT_ONCE NAME LIMIT..., where LIMIT is the `-each`
+# limit and any further fastchess options (`tc=10+0.1`, or `tc=inf nodes=20000 -sprt ...`).
+candidate_match() {
+    local seconds=$1 srand=$2 rounds=$3 games_at_once=$4 name=$5
+    shift 5
+    play_match "$seconds" "$srand" "$rounds" "$games_at_once" "$name" \
+        -engine cmd="$stage_dir/candidate" name=candidate -engine cmd="$stage_dir/base" name=base \
+        -each option.Hash=16 option.Threads=1 proto=uci "$@"
+}
+
+# The staged candidate with THREADS threads against itself with one:
+# thread_match SECONDS SRAND TC HASH THREADS GAMES_AT_ONCE NAME.
 thread_match() {
     local seconds=$1 srand=$2 tc=$3 hash=$4 threads=$5 games_at_once=$6 name=$7
-    timeout -s INT "$seconds" "$stage_dir/fastchess" \
+    play_match "$seconds" "$srand" 20000 "$games_at_once" "$name" \
         -engine cmd="$stage_dir/candidate" name="t$threads" option.Threads="$threads" \
         -engine cmd="$stage_dir/candidate" name=t1 option.Threads=1 \
-        -each tc="$tc" option.Hash="$hash" proto=uci \
-        -openings file="$stage_dir/book.epd" format=epd order=random -srand "$srand" \
-        -rounds 20000 -repeat -concurrency "$games_at_once" \
-        -pgnout file="$name.pgn" timeleft=true >"$name.out" 2>&1 || true
+        -each tc="$tc" option.Hash="$hash" proto=uci
 }
 
 case "${1:-}" in
@@ -113,7 +117,6 @@ threads)
     ((games_at_once >= 1)) || games_at_once=1
     cd "$out"
     thread_match "$seconds" "$srand" "$tc" 64 2 "$games_at_once" threads
-    grep -E '^(Elo|Games|Ptnml|LLR)' threads.out | tail -4
     ;;
 scaling)
     seconds=${2:?seconds to run}

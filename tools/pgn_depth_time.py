@@ -2,7 +2,7 @@
 """Each engine's depth and thinking time a move, from a fastchess PGN (issue 65's two-threads
 check: does the side with more threads search deeper, and does it spend its clock alike?).
 
-Usage: python3 tools/pgn_depth_time.py GAMES.pgn [FIRST_PLY LAST_PLY]   (plies 5-61 by default)
+Usage: python3 tools/pgn_depth_time.py GAMES.pgn [FIRST_PLY LAST_PLY]   (plies 4-60 by default)
 Needs python-chess (`pip install chess`), as tools/clock_share.py does.
 
 Plies count each game's moves from its first (0-based, the opening's FEN or the start); a move
@@ -29,12 +29,15 @@ def main() -> None:
     with open(sys.argv[1], encoding="utf-8") as pgn:
         while (game := chess.pgn.read_game(pgn)) is not None:
             names = {chess.WHITE: game.headers["White"], chess.BLACK: game.headers["Black"]}
+            # The movers alternate from the opening's side to move (`node.board()` would replay
+            # the game from its start at every ply).
+            mover = game.board().turn
             for ply, node in enumerate(game.mainline()):
                 search = SEARCH_COMMENT.match(node.comment)
                 if search and first <= ply <= last:
-                    mover = names[not node.board().turn]
-                    depths[mover].append(int(search.group(1)))
-                    times[mover].append(float(search.group(2)))
+                    depths[names[mover]].append(int(search.group(1)))
+                    times[names[mover]].append(float(search.group(2)))
+                mover = not mover
     for name in sorted(depths):
         print(
             f"{name}: {len(depths[name])} moves, depth mean {statistics.mean(depths[name]):.2f}"
