@@ -7,7 +7,8 @@ Usage: python3 tools/clock_share.py GAMES.pgn [MOVE]   (MOVE defaults to 20)
 MOVE counts the engine's own moves from the opening book's last (the clock starts there). The
 clock left after each engine's MOVEth move is read from the comment's `tl=`; the share used is
 1 - left / given, where `given` is what the clock has handed out by then, from the
-`TimeControl` tag:
+`TimeControl` tag (or, where the engines had different clocks, each side's
+`WhiteTimeControl` / `BlackTimeControl`):
 - `40/10` (moves to go): the first period's 10 s. MOVE must fall inside the first period
   (before its last move, whose `tl=` already holds the next period).
 - `10+0.1` (increment): the base 10 s plus MOVE + 1 increments (fastchess credits one before
@@ -50,6 +51,15 @@ def time_given(tag, move_number):
     return given
 
 
+def clock_tag(headers, white):
+    """The clock one side played under: its own tag where the engines' clocks differ (fastchess
+    writes `WhiteTimeControl` / `BlackTimeControl`), else the game's `TimeControl`."""
+    own = headers.get("WhiteTimeControl" if white else "BlackTimeControl")
+    if own is None and "TimeControl" not in headers:
+        sys.exit("the PGN has neither a TimeControl tag nor each side's (WhiteTimeControl)")
+    return own or headers["TimeControl"]
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
@@ -57,20 +67,21 @@ def main():
     shares, forfeits = {}, {}
     with open(sys.argv[1]) as pgn:
         while (game := chess.pgn.read_game(pgn)) is not None:
-            given = time_given(game.headers["TimeControl"], move_number)
+            given = {side: time_given(clock_tag(game.headers, side), move_number) for side in (True, False)}
             names = {True: game.headers["White"], False: game.headers["Black"]}
             if "time forfeit" in game.headers.get("Termination", "").lower():
                 loser = names[game.headers["Result"] == "0-1"]
                 forfeits[loser] = forfeits.get(loser, 0) + 1
             played = {True: 0, False: 0}
+            # The sides alternate from the opening's side to move (`node.board()` at every ply
+            # would replay the game from its start each time).
+            mover = game.board().turn
             for node in game.mainline():
-                mover = not node.board().turn
                 played[mover] += 1
-                if played[mover] != move_number:
-                    continue
-                left = TIME_LEFT.search(node.comment)
+                left = TIME_LEFT.search(node.comment) if played[mover] == move_number else None
                 if left:
-                    shares.setdefault(names[mover], []).append(1 - float(left.group(1)) / given)
+                    shares.setdefault(names[mover], []).append(1 - float(left.group(1)) / given[mover])
+                mover = not mover
     for name, values in sorted(shares.items()):
         values.sort()
         quartiles = statistics.quantiles(values, n=4) if len(values) > 1 else values * 3
