@@ -12,8 +12,8 @@ use shakmaty::{Board, Role};
 const COUNTED: [Role; 5] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
 /// Both sides' material at the start: 16 pawns, 4 knights, 4 bishops, 4 rooks, 2 queens.
 const START_MATERIAL: i32 = 7_800;
-/// What the scale's numerator starts from: with no material the eval keeps two thirds (three
-/// quarters lost to the steeper two thirds by a pooled match, docs/tests.md).
+/// What the scale's numerator starts from: with no material the eval keeps two thirds (3/4
+/// lost to it in a pooled match, docs/tests.md).
 const SCALE_BASE: i32 = 2 * START_MATERIAL;
 
 /// `eval` scaled by the material on `board`: unchanged at the starting material, 2/3 with
