@@ -37,6 +37,13 @@ pub struct DatagenArgs {
     /// [default: 0, or the value recorded in FILE.progress].
     #[arg(long, value_name = "PERCENT", value_parser = clap::value_parser!(u32).range(0..=100))]
     dfrc: Option<u32>,
+    /// With --syzygy: play a game that reaches a table position on for up to PLIES more plies
+    /// instead of ending it there, each of those positions labelled with its own table result
+    /// (a table draw scores 0, a table win at least the resignation score), so that the net
+    /// learns the endings it otherwise never sees [default: 0, or the value recorded in
+    /// FILE.progress].
+    #[arg(long, value_name = "PLIES")]
+    table_playout: Option<u32>,
     /// Worker threads, each playing whole games.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: u16,
@@ -375,6 +382,7 @@ pub fn datagen(args: DatagenArgs) -> ExitCode {
         soft_nodes: args.soft_nodes,
         random_plies: args.random_plies,
         dfrc_percent: args.dfrc,
+        table_playout: args.table_playout,
         book: args.book,
         syzygy: args.syzygy,
     };
@@ -397,17 +405,23 @@ pub fn datagen(args: DatagenArgs) -> ExitCode {
             soft_nodes,
             random_plies,
             dfrc_percent,
+            table_playout,
             book,
             syzygy,
             first_game,
             games,
         } => {
             eprintln!(
-                "datagen: seed {seed}, {nodes} nodes per move{}{}{}, book {}, tablebases {}, games \
+                "datagen: seed {seed}, {nodes} nodes per move{}{}{}{}, book {}, tablebases {}, games \
              {first_game}..{games} into {}",
                 soft_nodes.map(|soft| format!(" (soft limit {soft})")).unwrap_or_default(),
                 if random_plies > 0 { format!(", {random_plies} extra random plies") } else { String::new() },
                 if dfrc_percent > 0 { format!(", {dfrc_percent}% DFRC starts") } else { String::new() },
+                if table_playout > 0 {
+                    format!(", played on {table_playout} plies into the tables")
+                } else {
+                    String::new()
+                },
                 book.as_deref().unwrap_or("none"),
                 syzygy.as_deref().unwrap_or("none"),
                 request.out.display()

@@ -32,6 +32,9 @@ pub struct Checkpoint {
     pub random_plies: u32,
     /// Percent of openings from DFRC starts (`--dfrc`). Written only when not 0.
     pub dfrc_percent: u32,
+    /// Plies a game that reaches a table position is played on (`--table-playout`), each
+    /// position labelled by its own probe. Written only when not 0.
+    pub table_playout: u32,
     /// The `--book` argument as given, if any.
     pub book: Option<String>,
     /// The `--syzygy` argument as given, if any.
@@ -86,6 +89,9 @@ impl Checkpoint {
         if self.dfrc_percent > 0 {
             text.push_str(&format!("dfrc {}\n", self.dfrc_percent));
         }
+        if self.table_playout > 0 {
+            text.push_str(&format!("table-playout {}\n", self.table_playout));
+        }
         if let Some(book) = &self.book {
             text.push_str(&format!("book {book}\n"));
         }
@@ -98,14 +104,15 @@ impl Checkpoint {
     /// Reads back what `to_text` wrote.
     pub fn parse(text: &str) -> Result<Checkpoint, SidecarError> {
         let mut values: [Option<u64>; 5] = [None; 5];
-        let (mut book, mut syzygy, mut soft_nodes, mut random_plies, mut dfrc_percent) =
-            (None, None, None, 0, 0);
+        let (mut book, mut syzygy, mut soft_nodes) = (None, None, None);
+        let (mut random_plies, mut dfrc_percent, mut table_playout) = (0, 0, 0);
         for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
             let (key, value) = line.split_once(' ').unwrap_or((line, ""));
             match key {
                 "soft-nodes" => soft_nodes = Some(number(key, value)?),
                 "random-plies" => random_plies = number(key, value)?,
                 "dfrc" => dfrc_percent = number(key, value)?,
+                "table-playout" => table_playout = number(key, value)?,
                 "book" => book = Some(value.trim().to_string()),
                 "syzygy" => syzygy = Some(value.trim().to_string()),
                 _ => {
@@ -127,6 +134,7 @@ impl Checkpoint {
             soft_nodes,
             random_plies,
             dfrc_percent,
+            table_playout,
             book,
             syzygy,
         })
@@ -170,16 +178,24 @@ mod tests {
             soft_nodes: None,
             random_plies: 0,
             dfrc_percent: 0,
+            table_playout: 0,
             book: Some("a b.epd".into()),
             syzygy: Some("/tables/345:/tables/6".into()),
         };
         let text = checkpoint.to_text();
         assert!(!text.contains("soft-nodes") && !text.contains("random-plies"), "defaults are not written");
         assert_eq!(Checkpoint::parse(&text).unwrap(), checkpoint);
-        let deeper = Checkpoint { soft_nodes: Some(2000), random_plies: 4, dfrc_percent: 15, ..checkpoint };
+        assert!(!text.contains("table-playout"), "{text}");
+        let deeper = Checkpoint {
+            soft_nodes: Some(2000),
+            random_plies: 4,
+            dfrc_percent: 15,
+            table_playout: 60,
+            ..checkpoint
+        };
         let text = deeper.to_text();
         assert!(text.contains("soft-nodes 2000\n") && text.contains("random-plies 4\n"), "{text}");
-        assert!(text.contains("dfrc 15\n"), "{text}");
+        assert!(text.contains("dfrc 15\n") && text.contains("table-playout 60\n"), "{text}");
         assert_eq!(Checkpoint::parse(&text).unwrap(), deeper);
         let error = Checkpoint::parse("random-plies -1\n").unwrap_err();
         assert_eq!(error.to_string(), "'random-plies' needs an integer, got '-1'");

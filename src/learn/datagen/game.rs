@@ -13,7 +13,11 @@
 //! draw at `MAX_GAME_PLIES`. Plies are counted from the end of the opening.
 //!
 //! With Syzygy tables, a game that reaches a table position ends there with the table's result
-//! (a win the fifty-move rule frustrates counts as a draw). A probe that finds its table missing
+//! (a win the fifty-move rule frustrates counts as a draw), unless a table playout is asked for:
+//! then the game goes on for that many plies more (or until the rules end it), every position
+//! from the first table position on labelled with its own table result, a draw scored 0 and a
+//! win at least `TABLE_WIN_CP`. Without it the net never sees those endings, and guesses them
+//! (it scored a rook against a bishop, a dead draw, three pawns up). A probe that finds its table missing
 //! or unreadable ends nothing: the game is played on, and the miss is kept in the game's record
 //! for the run to count and report (`GameRecord::tablebase_misses`). At 5,000 nodes a move the engine
 //! cannot always mate with a lone rook or two bishops, so without tables such endings are often
@@ -53,6 +57,9 @@ pub const DRAW_FROM_PLY: u32 = 80;
 pub const MAX_GAME_PLIES: u32 = 400;
 /// What a mate score counts as when adjudicating (beyond any resignation threshold).
 const MATE_AS_CP: i32 = 32_000;
+/// The least score (centipawns, the winner's view) a table win is labelled with in a table
+/// playout: what the adjudicator takes for a won game.
+pub const TABLE_WIN_CP: i32 = RESIGN_SCORE_CP;
 
 /// The outcome of a game from White's point of view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,6 +92,9 @@ pub struct SearchedPosition {
     pub mate: bool,
     pub best_is_capture: bool,
     pub best_is_promotion: bool,
+    /// The table's result for this position, where a table playout probed it; the game's
+    /// result labels it otherwise.
+    pub table_result: Option<GameResult>,
 }
 
 impl SearchedPosition {
@@ -122,7 +132,8 @@ impl GameRecord {
         let mut text = String::new();
         for position in self.positions.iter().filter(|p| p.is_quiet()) {
             let fen = shakmaty::fen::Fen::from_position(&position.board, shakmaty::EnPassantMode::Legal);
-            write_text_line(&mut text, fen, position.white_cp, self.result.into());
+            let result = position.table_result.unwrap_or(self.result);
+            write_text_line(&mut text, fen, position.white_cp, result.into());
         }
         text
     }
@@ -134,7 +145,6 @@ impl GameRecord {
 
     /// Every position as a 32-byte record, the first marked as the game's start.
     pub fn to_records(&self) -> Vec<u8> {
-        let result = DataResult::from(self.result);
         let mut bytes = Vec::with_capacity(self.positions.len() * crate::learn::data::RECORD_BYTES);
         for (ply, position) in self.positions.iter().enumerate() {
             let label = SearchLabel {
@@ -143,6 +153,7 @@ impl GameRecord {
                 best_is_capture: position.best_is_capture,
                 best_is_promotion: position.best_is_promotion,
             };
+            let result = DataResult::from(position.table_result.unwrap_or(self.result));
             let place = GamePlace { ply: ply as u32, game_start: ply == 0, result };
             // A legal game position always packs (at most 32 pieces, one king a side).
             if let Ok(record) = PackedPosition::pack(&position.board, label, place) {
@@ -214,8 +225,16 @@ fn rules_result(pos: &Position) -> Option<GameResult> {
 /// tables should hold the position but a table it needs is missing or unreadable.
 fn tablebase_result(pos: &Position, tables: Option<&Tablebases>) -> Result<Option<GameResult>, ProbeMiss> {
     let Some(tables) = tables else { return Ok(None) };
-    let chess = pos.chess();
-    if chess.halfmoves() != 0 || !tablebase::is_candidate(chess, tables.max_pieces()) {
+    if pos.chess().halfmoves() != 0 {
+        return Ok(None);
+    }
+    table_label(pos.chess(), tables)
+}
+
+/// The tables' result for `chess` as if its halfmove clock were 0 (what a table playout labels
+/// its positions with; off by a cursed win at worst); `Ok(None)` outside the tables.
+fn table_label(chess: &Chess, tables: &Tablebases) -> Result<Option<GameResult>, ProbeMiss> {
+    if !tablebase::is_candidate(chess, tables.max_pieces()) {
         return Ok(None);
     }
     let mover_wins = match tables.try_probe_wdl(chess, true) {
@@ -240,12 +259,28 @@ fn searched(pos: &Position, best: Move, score: Score, white_cp: i32) -> Searched
         mate: matches!(score, Score::Mate(_)),
         best_is_capture: best.is_capture(),
         best_is_promotion: best.is_promotion(),
+        table_result: None,
     }
+}
+
+/// `position` labelled with its table result: a draw scores 0, a win at least `TABLE_WIN_CP`
+/// for the winner (a mate the search found is kept as it is).
+fn with_table_label(mut position: SearchedPosition, result: GameResult) -> SearchedPosition {
+    if !position.mate {
+        position.white_cp = match result {
+            GameResult::Draw => 0,
+            GameResult::WhiteWins => position.white_cp.max(TABLE_WIN_CP),
+            GameResult::BlackWins => position.white_cp.min(-TABLE_WIN_CP),
+        };
+    }
+    position.table_result = Some(result);
+    position
 }
 
 /// Plays the game from `start` to its end, searching each move within `budget` on one thread
 /// with `tt` (which the caller has cleared for this game), ending it at the first position
-/// `tablebases` hold and keeping the probes they could not answer.
+/// `tablebases` hold (or `table_playout` plies after it, see the module comment) and keeping
+/// the probes they could not answer.
 ///
 /// One `SearchMemory` serves the whole game, as the engine's does between `go` commands in a
 /// real game: fresh histories at every move would make each 5,000-node search order its moves
@@ -255,6 +290,7 @@ pub fn play(
     budget: NodeBudget,
     tt: &TranspositionTable,
     tablebases: Option<&Tablebases>,
+    table_playout: u32,
 ) -> GameRecord {
     let memory = SearchMemory::default();
     let mut pos = start;
@@ -262,26 +298,53 @@ pub fn play(
     let mut adjudicator = Adjudicator::default();
     let mut tablebase_misses = Vec::new();
     let mut ply = 0;
+    // The first table position's result and ply, once a playout has gone past it: the result
+    // of every position before it, whatever the playout's own end.
+    let mut entered: Option<(GameResult, u32)> = None;
     let result = loop {
-        let tables_say = || match tablebase_result(&pos, tablebases) {
-            Ok(result) => result,
-            Err(miss) => {
-                tablebase_misses.push(miss);
-                None
-            }
-        };
-        if let Some(result) = rules_result(&pos).or_else(tables_say) {
-            break result;
+        if let Some(result) = rules_result(&pos) {
+            // In a playout the positions before the tables keep the tables' result.
+            break entered.map_or(result, |(table_result, _)| table_result);
         }
-        if ply >= MAX_GAME_PLIES {
+        if entered.is_none() {
+            let tables_say = match tablebase_result(&pos, tablebases) {
+                Ok(result) => result,
+                Err(miss) => {
+                    tablebase_misses.push(miss);
+                    None
+                }
+            };
+            match tables_say {
+                Some(result) if table_playout == 0 => break result,
+                Some(result) => entered = Some((result, ply)),
+                None => {}
+            }
+        }
+        if let Some((result, from)) = entered {
+            if ply >= from + table_playout {
+                break result;
+            }
+        } else if ply >= MAX_GAME_PLIES {
             break GameResult::Draw;
         }
         // `rules_result` has ended every game without a legal move.
         let Some(outcome) = budget::search(&pos, budget, tt, &memory) else { break GameResult::Draw };
         let white_cp = white_centipawns(outcome.score, pos.turn());
-        positions.push(searched(&pos, outcome.best, outcome.score, white_cp));
-        if let Some(result) = adjudicator.update(ply, white_cp, crate::wdl::material(pos.chess())) {
-            break result;
+        let position = searched(&pos, outcome.best, outcome.score, white_cp);
+        if entered.is_some() {
+            // Only a table the run lacks leaves a playout position unlabelled (its miss was
+            // counted when the game reached the tables, or it is a smaller table of the same
+            // set); it keeps the game's result, as before.
+            let label = tablebases.and_then(|tables| table_label(pos.chess(), tables).ok().flatten());
+            positions.push(match label {
+                Some(result) => with_table_label(position, result),
+                None => position,
+            });
+        } else {
+            positions.push(position);
+            if let Some(result) = adjudicator.update(ply, white_cp, crate::wdl::material(pos.chess())) {
+                break result;
+            }
         }
         pos.play_game_move(outcome.best);
         ply += 1;
@@ -345,7 +408,7 @@ mod tests {
     fn finished_games_end_before_any_search() {
         let mated = Position::default().play_uci_moves(["f2f3", "e7e5", "g2g4", "d8h4"]).unwrap();
         let tt = TranspositionTable::new(1).unwrap();
-        let record = play(mated, NodeBudget::fixed(100), &tt, None);
+        let record = play(mated, NodeBudget::fixed(100), &tt, None, 0);
         assert_eq!(record.result, GameResult::BlackWins);
         assert!(record.positions.is_empty());
         assert_eq!(record.to_text(), "");
@@ -359,7 +422,7 @@ mod tests {
         assert_eq!(rules::judge(&pos).reason, rules::Reason::DeadPosition);
         assert_eq!(rules_result(&pos), Some(GameResult::Draw));
         let tt = TranspositionTable::new(1).unwrap();
-        let record = play(pos, NodeBudget::fixed(100), &tt, None);
+        let record = play(pos, NodeBudget::fixed(100), &tt, None, 0);
         assert_eq!(record.result, GameResult::Draw);
         assert!(record.positions.is_empty());
     }
@@ -377,7 +440,7 @@ mod tests {
         ];
         for (fen, result) in results {
             let record =
-                play(Position::from_fen(fen, false).unwrap(), NodeBudget::fixed(100), &tt, Some(&tables));
+                play(Position::from_fen(fen, false).unwrap(), NodeBudget::fixed(100), &tt, Some(&tables), 0);
             assert_eq!(record.result, result, "{fen}");
             assert!(record.positions.is_empty(), "{fen}: nothing searched");
         }
@@ -392,10 +455,72 @@ mod tests {
         assert!(record_misses(&tables, "8/8/8/3k4/8/8/8/R3K3 w - - 0 1").is_empty(), "every table answers");
     }
 
+    #[test]
+    fn a_table_playout_labels_each_position_by_its_own_probe() {
+        let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
+        let tables = Tablebases::load(folder).expect("the test tables load");
+        let tt = TranspositionTable::new(1).unwrap();
+        let game = |fen: &str| {
+            tt.clear();
+            play(Position::from_fen(fen, false).unwrap(), NodeBudget::fixed(100), &tt, Some(&tables), 6)
+        };
+
+        // A rook up: six plies more, each a table win scored at least the resignation score.
+        let won = game("8/8/8/3k4/8/8/8/R3K3 w - - 0 1");
+        assert_eq!(won.result, GameResult::WhiteWins);
+        assert_eq!(won.positions.len(), 6, "played on for the playout, not ended at the tables");
+        for position in &won.positions {
+            assert_eq!(position.table_result, Some(GameResult::WhiteWins));
+            assert!(position.mate || position.white_cp >= TABLE_WIN_CP, "{}", position.white_cp);
+        }
+
+        // A rook pawn whose queening square the defending king holds: drawn, scored 0, though
+        // the search may see a pawn more; the records carry the label.
+        let drawn = game("k7/8/8/8/8/8/P7/K7 w - - 0 1");
+        assert_eq!(drawn.result, GameResult::Draw);
+        assert!(!drawn.positions.is_empty());
+        for position in &drawn.positions {
+            assert_eq!(position.table_result, Some(GameResult::Draw));
+            assert_eq!((position.white_cp, position.mate), (0, false));
+        }
+        let records = drawn.to_records();
+        let first: [u8; crate::learn::data::RECORD_BYTES] =
+            records[..crate::learn::data::RECORD_BYTES].try_into().unwrap();
+        let first = PackedPosition::from_bytes(first).unwrap();
+        assert_eq!((first.white_score(), first.result()), (0, DataResult::Draw));
+
+        // Before the tables, the game's positions keep the entry's result; in them, their own.
+        let position = |fen: &str| searched_at(fen, 150);
+        let before = GameRecord {
+            positions: vec![
+                position("8/8/8/3k4/8/8/1P6/RN2K3 w - - 0 1"),
+                with_table_label(position("k7/8/8/8/8/8/P7/K7 w - - 0 1"), GameResult::Draw),
+            ],
+            result: GameResult::WhiteWins,
+            tablebase_misses: Vec::new(),
+        };
+        let text = before.to_text();
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[0].ends_with("| 150 | 1.0") && lines[1].ends_with("| 0 | 0.5"), "{text}");
+    }
+
+    /// A quiet searched position of `fen` scored `white_cp`.
+    fn searched_at(fen: &str, white_cp: i32) -> SearchedPosition {
+        SearchedPosition {
+            board: Position::from_fen(fen, false).unwrap().chess().clone(),
+            white_cp,
+            mate: false,
+            best_is_capture: false,
+            best_is_promotion: false,
+            table_result: None,
+        }
+    }
+
     /// The misses of a 100-node game from `fen` under `tables`, checking it was played on.
     fn record_misses(tables: &Tablebases, fen: &str) -> Vec<ProbeMiss> {
         let tt = TranspositionTable::new(1).unwrap();
-        let record = play(Position::from_fen(fen, false).unwrap(), NodeBudget::fixed(100), &tt, Some(tables));
+        let record =
+            play(Position::from_fen(fen, false).unwrap(), NodeBudget::fixed(100), &tt, Some(tables), 0);
         if !record.tablebase_misses.is_empty() {
             assert!(!record.positions.is_empty(), "{fen}: a miss ends nothing, the game is played on");
         }
@@ -438,7 +563,14 @@ mod tests {
 
     fn position(fen: &str, white_cp: i32, best_is_capture: bool) -> SearchedPosition {
         let board = Position::from_fen(fen, false).unwrap().chess().clone();
-        SearchedPosition { board, white_cp, mate: false, best_is_capture, best_is_promotion: false }
+        SearchedPosition {
+            board,
+            white_cp,
+            mate: false,
+            best_is_capture,
+            best_is_promotion: false,
+            table_result: None,
+        }
     }
 
     #[test]

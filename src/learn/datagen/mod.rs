@@ -68,6 +68,9 @@ pub struct DatagenRequest {
     /// Percent of openings (0-100) from DFRC starts instead of the book or the start position
     /// (0 for a new run without one).
     pub dfrc_percent: Option<u32>,
+    /// Plies a game that reaches a table position is played on, each position after that
+    /// labelled with its own table result (0, the game ends there, for a new run without one).
+    pub table_playout: Option<u32>,
     /// EPD book the openings start from; without one, random plies from the start position.
     pub book: Option<PathBuf>,
     /// Syzygy folders (`SyzygyPath` syntax): a game reaching a table position ends with the
@@ -109,7 +112,8 @@ pub enum DatagenError {
     Mismatch {
         /// The sidecar.
         path: PathBuf,
-        /// The setting: `seed`, `nodes`, `soft-nodes`, `random-plies`, `dfrc`, `book` or `syzygy`.
+        /// The setting: `seed`, `nodes`, `soft-nodes`, `random-plies`, `dfrc`, `table-playout`,
+        /// `book` or `syzygy`.
         field: &'static str,
         /// The value the sidecar records (`none` when it has none).
         stored: String,
@@ -123,6 +127,8 @@ pub enum DatagenError {
         /// The hard limit.
         nodes: u64,
     },
+    /// A table playout was asked for without tables to probe.
+    PlayoutWithoutTables(u32),
     /// The data file at this path holds data but has no sidecar: it is not appended to.
     UnrecordedData(PathBuf),
     /// A transposition table could not be allocated.
@@ -166,6 +172,11 @@ impl fmt::Display for DatagenError {
                 "--soft-nodes {soft_nodes} is above the hard limit --nodes {nodes}, so it would never \
                  end a search; lower it or raise --nodes"
             ),
+            DatagenError::PlayoutWithoutTables(plies) => write!(
+                f,
+                "--table-playout {plies} needs --syzygy: without tables no position can be labelled \
+                 by them"
+            ),
             DatagenError::UnrecordedData(path) => write!(
                 f,
                 "{} already holds data but has no {}; refusing to append to it (choose another --out)",
@@ -203,6 +214,8 @@ pub enum DatagenEvent {
         random_plies: u32,
         /// Percent of openings from DFRC starts.
         dfrc_percent: u32,
+        /// Plies played on past the first table position.
+        table_playout: u32,
         /// The book's path as given, if any.
         book: Option<String>,
         /// The Syzygy folders as given, if any.

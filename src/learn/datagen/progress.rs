@@ -101,6 +101,7 @@ fn resolve(
             soft_nodes: request.soft_nodes.or(defaults.soft_nodes),
             random_plies: request.random_plies.unwrap_or(defaults.random_plies),
             dfrc_percent: request.dfrc_percent.unwrap_or(defaults.dfrc_percent),
+            table_playout: request.table_playout.unwrap_or(defaults.table_playout),
             book: given_book.clone().or(defaults.book),
             syzygy: request.syzygy.clone().or(defaults.syzygy),
         }
@@ -113,6 +114,9 @@ fn resolve(
         Some(stored) if stored.games == 0 => fresh(stored),
         Some(stored) => agree(request, given_book, stored, length, sidecar)?,
     };
+    if checkpoint.table_playout > 0 && checkpoint.syzygy.is_none() {
+        return Err(DatagenError::PlayoutWithoutTables(checkpoint.table_playout));
+    }
     match checkpoint.soft_nodes {
         Some(soft_nodes) if soft_nodes > checkpoint.nodes => {
             Err(DatagenError::SoftAboveHard { soft_nodes, nodes: checkpoint.nodes })
@@ -133,6 +137,7 @@ fn new_run_defaults() -> Checkpoint {
         soft_nodes: None,
         random_plies: 0,
         dfrc_percent: 0,
+        table_playout: 0,
         book: None,
         syzygy: None,
     }
@@ -154,6 +159,11 @@ fn agree(
         ("soft-nodes", shown(stored.soft_nodes), shown(request.soft_nodes)),
         ("random-plies", shown(Some(stored.random_plies.into())), shown(request.random_plies.map(u64::from))),
         ("dfrc", shown(Some(stored.dfrc_percent.into())), shown(request.dfrc_percent.map(u64::from))),
+        (
+            "table-playout",
+            shown(Some(stored.table_playout.into())),
+            shown(request.table_playout.map(u64::from)),
+        ),
         ("book", stored.book.clone(), given_book),
         ("syzygy", stored.syzygy.clone(), request.syzygy.clone()),
     ];
@@ -201,6 +211,7 @@ mod tests {
             soft_nodes: None,
             random_plies: None,
             dfrc_percent: None,
+            table_playout: None,
             book: None,
             syzygy: None,
         }
@@ -297,6 +308,30 @@ mod tests {
             .err()
             .unwrap();
         assert!(matches!(error, DatagenError::SoftAboveHard { soft_nodes: 500, nodes: 100 }), "{error}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_table_playout_needs_tables_and_is_kept_on_resume() {
+        let dir = std::env::temp_dir().join(format!("patina-progress-playout-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("data.bin");
+        let playout = |plies| DatagenRequest { table_playout: plies, ..request(&out, Some(7)) };
+        let error = Output::open(&playout(Some(40))).err().unwrap();
+        assert!(matches!(error, DatagenError::PlayoutWithoutTables(40)), "{error}");
+        assert!(error.to_string().contains("--syzygy"), "{error}");
+        assert!(!sidecar_path(&out).exists(), "a refused run writes no sidecar");
+
+        let with_tables = |plies| DatagenRequest { syzygy: Some("/tables".into()), ..playout(plies) };
+        let mut output = Output::open(&with_tables(Some(40))).unwrap();
+        output.append_game(&[0; 32], 1).unwrap();
+        drop(output);
+        let sidecar = std::fs::read_to_string(sidecar_path(&out)).unwrap();
+        assert!(sidecar.contains("table-playout 40\n"), "{sidecar}");
+        assert_eq!(Output::open(&with_tables(None)).unwrap().checkpoint().table_playout, 40);
+        let error = Output::open(&with_tables(Some(0))).err().unwrap().to_string();
+        assert!(error.contains("records table-playout '40' but '0' was given"), "{error}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

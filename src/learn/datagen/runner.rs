@@ -37,6 +37,8 @@ struct GameSettings<'a> {
     random_plies: usize,
     source: OpeningSource<'a>,
     tablebases: Option<&'a Tablebases>,
+    /// Plies played on past the first table position (0: the game ends there).
+    table_playout: u32,
 }
 
 impl GameSettings<'_> {
@@ -47,7 +49,7 @@ impl GameSettings<'_> {
             .balanced_opening_with_extra_plies(&mut rng, tt, self.random_plies)
             .ok_or(OpeningError::NoOpening { index, attempts: opening::MAX_OPENING_ATTEMPTS })?;
         tt.clear();
-        Ok(game::play(opening, self.budget, tt, self.tablebases))
+        Ok(game::play(opening, self.budget, tt, self.tablebases, self.table_playout))
     }
 }
 
@@ -126,6 +128,7 @@ pub fn run(
             dfrc_percent: checkpoint.dfrc_percent,
         },
         tablebases: tablebases.as_ref(),
+        table_playout: checkpoint.table_playout,
     };
     on_event(DatagenEvent::Started {
         seed: checkpoint.seed,
@@ -133,6 +136,7 @@ pub fn run(
         soft_nodes: checkpoint.soft_nodes,
         random_plies: checkpoint.random_plies,
         dfrc_percent: checkpoint.dfrc_percent,
+        table_playout: checkpoint.table_playout,
         book: checkpoint.book.clone(),
         syzygy: checkpoint.syzygy.clone(),
         first_game: checkpoint.games,

@@ -35,6 +35,9 @@ fn datagen_command(made: &Checkpoint) -> String {
     if made.dfrc_percent > 0 {
         command.push_str(&format!(" --dfrc {}", made.dfrc_percent));
     }
+    if made.table_playout > 0 {
+        command.push_str(&format!(" --table-playout {}", made.table_playout));
+    }
     command.push_str(&format!(" --seed {}", made.seed));
     if let Some(book) = &made.book {
         command.push_str(&format!(" --book {book}"));

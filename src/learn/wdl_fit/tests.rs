@@ -57,6 +57,7 @@ fn rendered_file_states_its_origin() {
         soft_nodes: None,
         random_plies: 0,
         dfrc_percent: 0,
+        table_playout: 0,
         book: Some("b.epd".to_string()),
         syzygy: None,
     };
