@@ -17,10 +17,10 @@
 //! then the game goes on for that many plies more (or until the rules end it), every position
 //! from the first table position on labelled with its own table result, a draw scored 0 and a
 //! win at least `TABLE_WIN_CP`. Without it the net never sees those endings, and guesses them
-//! (it scored a rook against a bishop, a dead draw, three pawns up). A probe that finds its table missing
-//! or unreadable ends nothing: the game is played on, and the miss is kept in the game's record
-//! for the run to count and report (`GameRecord::tablebase_misses`). At 5,000 nodes a move the engine
-//! cannot always mate with a lone rook or two bishops, so without tables such endings are often
+//! (net 9 scored a rook against a bishop, a dead draw, three pawns up). A probe that finds its
+//! table missing or unreadable ends nothing: the game is played on, and the miss is kept in the
+//! game's record for the run to count and report (`GameRecord::tablebase_misses`). At 5,000
+//! nodes a move the engine cannot always mate with a lone rook or two bishops, so without tables such endings are often
 //! shuffled to the fifty-move rule, and every position before them is labelled a draw.
 //!
 //! Every searched position is recorded with what the search said of it (score, mate, whether
@@ -332,9 +332,8 @@ pub fn play(
         let white_cp = white_centipawns(outcome.score, pos.turn());
         let position = searched(&pos, outcome.best, outcome.score, white_cp);
         if entered.is_some() {
-            // Only a table the run lacks leaves a playout position unlabelled (its miss was
-            // counted when the game reached the tables, or it is a smaller table of the same
-            // set); it keeps the game's result, as before.
+            // A position whose table the run lacks stays unlabelled: it keeps the game's
+            // result and the search's score, as every position did before playouts.
             let label = tablebases.and_then(|tables| table_label(pos.chess(), tables).ok().flatten());
             positions.push(match label {
                 Some(result) => with_table_label(position, result),
