@@ -3,7 +3,7 @@
 //! `crate::learn::datagen`, `crate::learn::data::tools`, `crate::learn::train` and
 //! `crate::learn::soup` and prints what they report.
 
-use crate::learn::data::{tools, Filter};
+use crate::learn::data::{tools, Checkpoint, Filter};
 use crate::learn::datagen::{DatagenEvent, DatagenRequest};
 use crate::learn::train::{DataSelection, Duplicates, Keep, LossRequest, LrSchedule, TrainRequest, WdlScale};
 use clap::Subcommand;
@@ -399,31 +399,11 @@ pub fn datagen(args: DatagenArgs) -> ExitCode {
         eprintln!("datagen: cannot catch Ctrl-C ({error}); an interrupt loses only unfinished games");
     }
     let outcome = crate::learn::datagen::run(&request, &stop, |event| match event {
-        DatagenEvent::Started {
-            seed,
-            nodes,
-            soft_nodes,
-            random_plies,
-            dfrc_percent,
-            table_playout,
-            book,
-            syzygy,
-            first_game,
-            games,
-        } => {
+        DatagenEvent::Started { recipe, games } => {
             eprintln!(
-                "datagen: seed {seed}, {nodes} nodes per move{}{}{}{}, book {}, tablebases {}, games \
-             {first_game}..{games} into {}",
-                soft_nodes.map(|soft| format!(" (soft limit {soft})")).unwrap_or_default(),
-                if random_plies > 0 { format!(", {random_plies} extra random plies") } else { String::new() },
-                if dfrc_percent > 0 { format!(", {dfrc_percent}% DFRC starts") } else { String::new() },
-                if table_playout > 0 {
-                    format!(", played on {table_playout} plies into the tables")
-                } else {
-                    String::new()
-                },
-                book.as_deref().unwrap_or("none"),
-                syzygy.as_deref().unwrap_or("none"),
+                "datagen: {}, games {}..{games} into {}",
+                recipe_text(&recipe),
+                recipe.games,
                 request.out.display()
             )
         }
@@ -547,6 +527,27 @@ pub fn train(args: TrainArgs) -> ExitCode {
         _ => eprintln!("\rtrain: {event}"),
     });
     finish("train", outcome.map(|_| ()))
+}
+
+/// A run's settings as the start line shows them; settings at their defaults are left out.
+fn recipe_text(recipe: &Checkpoint) -> String {
+    let mut text = format!("seed {}, {} nodes per move", recipe.seed, recipe.nodes);
+    if let Some(soft) = recipe.soft_nodes {
+        text.push_str(&format!(" (soft limit {soft})"));
+    }
+    if recipe.random_plies > 0 {
+        text.push_str(&format!(", {} extra random plies", recipe.random_plies));
+    }
+    if recipe.dfrc_percent > 0 {
+        text.push_str(&format!(", {}% DFRC starts", recipe.dfrc_percent));
+    }
+    if recipe.table_playout > 0 {
+        text.push_str(&format!(", played on {} plies into the tables", recipe.table_playout));
+    }
+    let book = recipe.book.as_deref().unwrap_or("none");
+    let tables = recipe.syzygy.as_deref().unwrap_or("none");
+    text.push_str(&format!(", book {book}, tablebases {tables}"));
+    text
 }
 
 #[cfg(test)]

@@ -28,7 +28,7 @@ pub use budget::NodeBudget;
 pub use game::{GameRecord, GameResult};
 pub use runner::run;
 
-use crate::learn::data::{sidecar_path, SidecarError};
+use crate::learn::data::{sidecar_path, Checkpoint, SidecarError};
 use crate::tablebase::{ProbeMiss, TablebaseError};
 use crate::tt::AllocationError;
 use std::fmt;
@@ -202,26 +202,11 @@ impl From<OpeningError> for DatagenError {
 /// What `run` tells its caller while it works.
 #[derive(Debug, Clone)]
 pub enum DatagenEvent {
-    /// The settings in force (drawn or read back from the sidecar) and where the run starts.
+    /// The settings in force (drawn or read back from the sidecar) and where the run starts:
+    /// `recipe.games` is the index of the first game this run plays.
     Started {
-        /// Seed of the openings.
-        seed: u64,
-        /// Nodes searched per move at most.
-        nodes: u64,
-        /// The soft node limit, if any.
-        soft_nodes: Option<u64>,
-        /// Random plies added to every opening.
-        random_plies: u32,
-        /// Percent of openings from DFRC starts.
-        dfrc_percent: u32,
-        /// Plies played on past the first table position.
-        table_playout: u32,
-        /// The book's path as given, if any.
-        book: Option<String>,
-        /// The Syzygy folders as given, if any.
-        syzygy: Option<String>,
-        /// Index of the first game this run plays: the games the file already holds.
-        first_game: u64,
+        /// What the sidecar records: seed, node limits, openings, tables, playout.
+        recipe: Checkpoint,
         /// Games the file should hold at the end.
         games: u64,
     },

@@ -201,6 +201,14 @@ fn clock_seed() -> u64 {
 mod tests {
     use super::*;
 
+    /// A fresh, empty folder of its own for the test named `tag`.
+    fn empty_dir(tag: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("patina-progress-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
     fn request(out: &Path, seed: Option<u64>) -> DatagenRequest {
         DatagenRequest {
             out: out.to_path_buf(),
@@ -219,8 +227,7 @@ mod tests {
 
     #[test]
     fn resume_checks_settings_and_cuts_the_tail() {
-        let dir = std::env::temp_dir().join(format!("patina-progress-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = empty_dir("resume");
         let out = dir.join("data.txt");
         let _ = std::fs::remove_file(&out);
         let _ = std::fs::remove_file(sidecar_path(&out));
@@ -258,9 +265,7 @@ mod tests {
 
     #[test]
     fn resume_keeps_the_soft_limit_and_the_random_plies() {
-        let dir = std::env::temp_dir().join(format!("patina-progress-soft-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = empty_dir("soft");
         let out = dir.join("data.bin");
         let deeper = |soft_nodes, random_plies| DatagenRequest {
             nodes: None,
@@ -313,9 +318,7 @@ mod tests {
 
     #[test]
     fn a_table_playout_needs_tables_and_is_kept_on_resume() {
-        let dir = std::env::temp_dir().join(format!("patina-progress-playout-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = empty_dir("playout");
         let out = dir.join("data.bin");
         let playout = |plies| DatagenRequest { table_playout: plies, ..request(&out, Some(7)) };
         let error = Output::open(&playout(Some(40))).err().unwrap();

@@ -130,18 +130,7 @@ pub fn run(
         tablebases: tablebases.as_ref(),
         table_playout: checkpoint.table_playout,
     };
-    on_event(DatagenEvent::Started {
-        seed: checkpoint.seed,
-        nodes: checkpoint.nodes,
-        soft_nodes: checkpoint.soft_nodes,
-        random_plies: checkpoint.random_plies,
-        dfrc_percent: checkpoint.dfrc_percent,
-        table_playout: checkpoint.table_playout,
-        book: checkpoint.book.clone(),
-        syzygy: checkpoint.syzygy.clone(),
-        first_game: checkpoint.games,
-        games: request.games,
-    });
+    on_event(DatagenEvent::Started { recipe: checkpoint.clone(), games: request.games });
     let format = DataFormat::of(&request.out);
     let mut writer = Writer {
         output: &mut output,
