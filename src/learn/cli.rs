@@ -529,25 +529,12 @@ pub fn train(args: TrainArgs) -> ExitCode {
     finish("train", outcome.map(|_| ()))
 }
 
-/// A run's settings as the start line shows them; settings at their defaults are left out.
+/// A run's settings as the start line shows them: the seed and node limit, then every other
+/// setting the sidecar records, by its flag's name (those at their defaults left out).
 fn recipe_text(recipe: &Checkpoint) -> String {
-    let mut text = format!("seed {}, {} nodes per move", recipe.seed, recipe.nodes);
-    if let Some(soft) = recipe.soft_nodes {
-        text.push_str(&format!(" (soft limit {soft})"));
-    }
-    if recipe.random_plies > 0 {
-        text.push_str(&format!(", {} extra random plies", recipe.random_plies));
-    }
-    if recipe.dfrc_percent > 0 {
-        text.push_str(&format!(", {}% DFRC starts", recipe.dfrc_percent));
-    }
-    if recipe.table_playout > 0 {
-        text.push_str(&format!(", played on {} plies into the tables", recipe.table_playout));
-    }
-    let book = recipe.book.as_deref().unwrap_or("none");
-    let tables = recipe.syzygy.as_deref().unwrap_or("none");
-    text.push_str(&format!(", book {book}, tablebases {tables}"));
-    text
+    let settings = recipe.play_settings().into_iter().chain(recipe.source_settings());
+    let named: String = settings.map(|(flag, value)| format!(", {flag} {value}")).collect();
+    format!("seed {}, {} nodes per move{named}", recipe.seed, recipe.nodes)
 }
 
 #[cfg(test)]

@@ -73,6 +73,28 @@ impl std::error::Error for SidecarError {}
 const NUMBER_KEYS: [&str; 5] = ["games", "positions", "bytes", "seed", "nodes"];
 
 impl Checkpoint {
+    /// How the games are played, for the settings not at their defaults: each as its sidecar
+    /// key (also its `patina datagen` flag) and value.
+    pub fn play_settings(&self) -> Vec<(&'static str, String)> {
+        let counts = [
+            ("random-plies", self.random_plies),
+            ("dfrc", self.dfrc_percent),
+            ("table-playout", self.table_playout),
+        ];
+        let soft = self.soft_nodes.map(|soft| ("soft-nodes", soft.to_string()));
+        let set_counts =
+            counts.into_iter().filter(|&(_, count)| count > 0).map(|(key, count)| (key, count.to_string()));
+        soft.into_iter().chain(set_counts).collect()
+    }
+
+    /// Where the openings and table results come from, for those given: key (and flag) and path.
+    pub fn source_settings(&self) -> Vec<(&'static str, String)> {
+        [("book", &self.book), ("syzygy", &self.syzygy)]
+            .into_iter()
+            .filter_map(|(key, path)| path.clone().map(|path| (key, path)))
+            .collect()
+    }
+
     /// The sidecar's text.
     pub fn to_text(&self) -> String {
         let mut text = format!(
@@ -80,23 +102,8 @@ impl Checkpoint {
              positions {}\nbytes {}\nseed {}\nnodes {}\n",
             self.games, self.positions, self.bytes, self.seed, self.nodes
         );
-        if let Some(soft_nodes) = self.soft_nodes {
-            text.push_str(&format!("soft-nodes {soft_nodes}\n"));
-        }
-        if self.random_plies > 0 {
-            text.push_str(&format!("random-plies {}\n", self.random_plies));
-        }
-        if self.dfrc_percent > 0 {
-            text.push_str(&format!("dfrc {}\n", self.dfrc_percent));
-        }
-        if self.table_playout > 0 {
-            text.push_str(&format!("table-playout {}\n", self.table_playout));
-        }
-        if let Some(book) = &self.book {
-            text.push_str(&format!("book {book}\n"));
-        }
-        if let Some(syzygy) = &self.syzygy {
-            text.push_str(&format!("syzygy {syzygy}\n"));
+        for (key, value) in self.play_settings().into_iter().chain(self.source_settings()) {
+            text.push_str(&format!("{key} {value}\n"));
         }
         text
     }

@@ -25,27 +25,17 @@ pub struct Header {
 
 /// The `patina datagen` command line (less `--out`) that makes the data `made` records.
 fn datagen_command(made: &Checkpoint) -> String {
-    let mut command = format!("patina datagen --games {} --nodes {}", made.games, made.nodes);
-    if let Some(soft_nodes) = made.soft_nodes {
-        command.push_str(&format!(" --soft-nodes {soft_nodes}"));
-    }
-    if made.random_plies > 0 {
-        command.push_str(&format!(" --random-plies {}", made.random_plies));
-    }
-    if made.dfrc_percent > 0 {
-        command.push_str(&format!(" --dfrc {}", made.dfrc_percent));
-    }
-    if made.table_playout > 0 {
-        command.push_str(&format!(" --table-playout {}", made.table_playout));
-    }
-    command.push_str(&format!(" --seed {}", made.seed));
-    if let Some(book) = &made.book {
-        command.push_str(&format!(" --book {book}"));
-    }
-    if let Some(syzygy) = &made.syzygy {
-        command.push_str(&format!(" --syzygy {syzygy}"));
-    }
-    command
+    let flags = |settings: Vec<(&str, String)>| -> String {
+        settings.iter().map(|(flag, value)| format!(" --{flag} {value}")).collect()
+    };
+    format!(
+        "patina datagen --games {} --nodes {}{} --seed {}{}",
+        made.games,
+        made.nodes,
+        flags(made.play_settings()),
+        made.seed,
+        flags(made.source_settings())
+    )
 }
 
 /// Material counts the header tabulates the model at.
