@@ -532,8 +532,7 @@ pub fn train(args: TrainArgs) -> ExitCode {
 /// A run's settings as the start line shows them: the seed and node limit, then every other
 /// setting the sidecar records, by its flag's name (those at their defaults left out).
 fn recipe_text(recipe: &Checkpoint) -> String {
-    let settings = recipe.play_settings().into_iter().chain(recipe.source_settings());
-    let named: String = settings.map(|(flag, value)| format!(", {flag} {value}")).collect();
+    let named: String = recipe.settings().map(|(flag, value)| format!(", {flag} {value}")).collect();
     format!("seed {}, {} nodes per move{named}", recipe.seed, recipe.nodes)
 }
 

@@ -91,8 +91,14 @@ impl Checkpoint {
     pub fn source_settings(&self) -> Vec<(&'static str, String)> {
         [("book", &self.book), ("syzygy", &self.syzygy)]
             .into_iter()
-            .filter_map(|(key, path)| path.clone().map(|path| (key, path)))
+            .filter_map(|(key, path)| path.as_ref().map(|path| (key, path.clone())))
             .collect()
+    }
+
+    /// Every optional setting that is set, in the sidecar's order: how the games are played,
+    /// then where their openings and table results come from.
+    pub fn settings(&self) -> impl Iterator<Item = (&'static str, String)> {
+        self.play_settings().into_iter().chain(self.source_settings())
     }
 
     /// The sidecar's text.
@@ -102,7 +108,7 @@ impl Checkpoint {
              positions {}\nbytes {}\nseed {}\nnodes {}\n",
             self.games, self.positions, self.bytes, self.seed, self.nodes
         );
-        for (key, value) in self.play_settings().into_iter().chain(self.source_settings()) {
+        for (key, value) in self.settings() {
             text.push_str(&format!("{key} {value}\n"));
         }
         text
