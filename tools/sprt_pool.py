@@ -8,6 +8,12 @@ normalized-Elo LLR (fastchess's default model; matches its own Elo, error and LL
 log). Fixed-count runs (`GAMES=N`, no SPRT) pool the same way: read the Elo and its error.
 
     python3 tools/sprt_pool.py m/b8.log m/b8-2.log [--elo0 0 --elo1 10]
+
+`--decided` exits 0 once the pooled test has decided and 1 before, so a watcher that stops the
+running part at the pooled decision is one loop (fastchess stops cleanly on SIGINT):
+
+    until python3 tools/sprt_pool.py a.log b.log --decided; do sleep 20; done
+    pkill -INT -f "fastchess.*name=NAME-b "
 """
 import argparse
 import math
@@ -58,6 +64,8 @@ def main():
     parser.add_argument("--elo1", type=float, default=10.0)
     parser.add_argument("--alpha", type=float, default=0.05)
     parser.add_argument("--beta", type=float, default=0.05)
+    parser.add_argument("--decided", action="store_true",
+                        help="exit 0 when the pooled test has decided, 1 while it has not")
     args = parser.parse_args()
     pooled = [0] * 5
     for path in args.logs:
@@ -70,6 +78,8 @@ def main():
     verdict = "H1 accepted" if llr >= upper else "H0 accepted" if llr <= lower else "no decision yet"
     print(f"pooled {pooled}: {2 * pairs} games, score {100 * mu:.2f}%, Elo {elo:+.1f} +/- {elo_error:.1f}, nElo {nelo:+.1f}")
     print(f"LLR {llr:.2f} ({lower:.2f}, {upper:.2f}) [{args.elo0}, {args.elo1}]: {verdict}")
+    if args.decided and lower < llr < upper:
+        sys.exit(1)
 
 
 if __name__ == "__main__":
