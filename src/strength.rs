@@ -26,8 +26,8 @@ use std::time::Duration;
 pub const MIN_ELO: i64 = 1300;
 /// The strongest `UCI_Elo`: Patina's full strength at 10+0.1 as measured on the scale of
 /// Stockfish's `UCI_Elo` (docs/strength.md: 2461 +- 41 against `UCI_Elo 2400` with net 6,
-/// 2479 +- 37 with net 9).
-pub const MAX_ELO: i64 = 2450;
+/// 2479 +- 37 with net 9, 2558 +- 42 with net 12), rounded down to the table's 50-Elo steps.
+pub const MAX_ELO: i64 = 2550;
 /// `UCI_Elo` when the GUI does not set it.
 pub const DEFAULT_ELO: i64 = 1800;
 
@@ -91,7 +91,7 @@ const LEVELS: [Level; 5] = [
     Level { elo: 1600, nodes: 3_200, candidates: 4, temperature_cp: 50.0, max_loss_cp: 100 },
     Level { elo: 1900, nodes: 25_600, candidates: 4, temperature_cp: 30.0, max_loss_cp: 60 },
     Level { elo: 2100, nodes: 102_400, candidates: 3, temperature_cp: 15.0, max_loss_cp: 30 },
-    Level { elo: MAX_ELO, nodes: 516_000, candidates: 1, temperature_cp: 0.0, max_loss_cp: 0 },
+    Level { elo: MAX_ELO, nodes: 819_200, candidates: 1, temperature_cp: 0.0, max_loss_cp: 0 },
 ];
 
 /// The knobs for `UCI_Elo = elo` (clamped to `MIN_ELO..=MAX_ELO`).

@@ -163,8 +163,8 @@ fn limited_strength_answers_every_go_legally_and_quickly() {
     expect_each_rejected(
         &mut engine,
         &[
-            ("setoption name UCI_Elo value 1299", &["'UCI_Elo'", "out of range 1300..2450"]),
-            ("setoption name UCI_Elo value 2451", &["'UCI_Elo'", "out of range"]),
+            ("setoption name UCI_Elo value 1299", &["'UCI_Elo'", "out of range 1300..2550"]),
+            ("setoption name UCI_Elo value 2551", &["'UCI_Elo'", "out of range"]),
             ("setoption name UCI_Elo value strong", &["'UCI_Elo'", "'strong'"]),
             ("setoption name UCI_LimitStrength value yes", &["'UCI_LimitStrength'", "'yes'"]),
         ],
@@ -176,7 +176,7 @@ fn limited_strength_answers_every_go_legally_and_quickly() {
     engine.send("uci");
     let lines = engine.lines_until(|l| l == "uciok", QUICK);
     assert!(
-        lines.iter().any(|l| l == "option name UCI_Elo type spin default 1300 min 1300 max 2450"),
+        lines.iter().any(|l| l == "option name UCI_Elo type spin default 1300 min 1300 max 2550"),
         "{lines:?}"
     );
 

@@ -28,7 +28,7 @@ fn handshake_lists_identity_and_every_option() {
             "option name UCI_Chess960 type check default false",
             "option name UCI_ShowWDL type check default false",
             "option name UCI_LimitStrength type check default false",
-            "option name UCI_Elo type spin default 1800 min 1300 max 2450",
+            "option name UCI_Elo type spin default 1800 min 1300 max 2550",
             "option name Debug Log File type string default <empty>",
             "option name SyzygyPath type string default <empty>",
             "option name SyzygyProbeDepth type spin default 1 min 1 max 100",
