@@ -5,6 +5,8 @@
 #   tools/ladder.sh ethereal       Ethereal 12 (/usr/games/ethereal-chess)
 #   tools/ladder.sh stockfish      Stockfish 15.1 at full strength (/usr/games/stockfish)
 #   tools/ladder.sh sf2400         Stockfish 15.1 with UCI_LimitStrength and UCI_Elo 2400
+#   tools/ladder.sh sf2600         the same at UCI_Elo 2600 (any sfNNNN within Stockfish's
+#                                  1350..2850): the rung above once sf2400 scores over 70%
 #   RESUME=1 tools/ladder.sh ROW   carry on a stopped run from its fastchess config
 #
 # Environment: PATINA (binary, default target/release/patina, built if missing), SHARED
@@ -17,18 +19,21 @@
 set -euo pipefail
 
 if [[ $# -ne 1 ]]; then
-    sed -n '2,17p' "$0" >&2
+    sed -n '2,18p' "$0" >&2
     exit 2
 fi
 row=$1
 case $row in
     ethereal) opponent_cmd=/usr/games/ethereal-chess opponent_options=() ;;
     stockfish) opponent_cmd=/usr/games/stockfish opponent_options=() ;;
-    sf2400)
+    sf[0-9][0-9][0-9][0-9])
+        level=${row#sf}
+        ((10#$level >= 1350 && 10#$level <= 2850)) ||
+            { echo "ladder: $row asks for UCI_Elo $level, outside Stockfish 15.1's 1350..2850" >&2; exit 2; }
         opponent_cmd=/usr/games/stockfish
-        opponent_options=(option.UCI_LimitStrength=true option.UCI_Elo=2400)
+        opponent_options=(option.UCI_LimitStrength=true option.UCI_Elo="$level")
         ;;
-    *) echo "ladder: unknown row $row (ethereal, stockfish or sf2400)" >&2; exit 2 ;;
+    *) echo "ladder: unknown row $row (ethereal, stockfish or sfNNNN, e.g. sf2400)" >&2; exit 2 ;;
 esac
 [[ -x $opponent_cmd ]] || { echo "ladder: no $opponent_cmd: apt-get install stockfish ethereal-chess" >&2; exit 2; }
 games=${GAMES:-200}
