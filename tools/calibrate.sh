@@ -34,9 +34,7 @@ needs=(python-chess opponent)
 # shellcheck source=tools/match-setup.sh
 source "$(dirname "$0")/match-setup.sh"
 
-# Stockfish's UCI_Elo range: "option name UCI_Elo type spin default 1350 min 1350 max 2850".
-range=$(printf 'uci\nquit\n' | timeout 10 "$opponent" | sed -n 's/^option name UCI_Elo .* min \([0-9]*\) max \([0-9]*\).*/\1 \2/p')
-read -r opponent_min opponent_max <<<"${range:-0 100000}"
+read_uci_elo_range "$opponent"
 
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 rows=()
@@ -44,7 +42,7 @@ for pair in "${elos[@]}"; do
     diff='' error=''
     elo=${pair%%:*}
     asked=${pair#*:}
-    level=$((asked < opponent_min ? opponent_min : asked > opponent_max ? opponent_max : asked))
+    level=$((asked < uci_elo_min ? uci_elo_min : asked > uci_elo_max ? uci_elo_max : asked))
     name="calibrate-$elo-vs-sf$level-${games}g-$stamp"
     echo "=== Patina UCI_Elo $elo vs Stockfish UCI_Elo $level, $games games at $tc ==="
     python3 "$shared/tools/match.py" \

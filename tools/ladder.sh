@@ -5,8 +5,8 @@
 #   tools/ladder.sh ethereal       Ethereal 12 (/usr/games/ethereal-chess)
 #   tools/ladder.sh stockfish      Stockfish 15.1 at full strength (/usr/games/stockfish)
 #   tools/ladder.sh sf2400         Stockfish 15.1 with UCI_LimitStrength and UCI_Elo 2400
-#   tools/ladder.sh sf2600         the same at UCI_Elo 2600 (any sfNNNN within Stockfish's
-#                                  1350..2850): the rung above once sf2400 scores over 70%
+#   tools/ladder.sh sf2600         the same at UCI_Elo 2600 (any sfNNNN in Stockfish's UCI_Elo
+#                                  range, 1350..2850): the rung above once sf2400 scores 70%+
 #   RESUME=1 tools/ladder.sh ROW   carry on a stopped run from its fastchess config
 #
 # Environment: PATINA (binary, default target/release/patina, built if missing), SHARED
@@ -27,9 +27,7 @@ case $row in
     ethereal) opponent_cmd=/usr/games/ethereal-chess opponent_options=() ;;
     stockfish) opponent_cmd=/usr/games/stockfish opponent_options=() ;;
     sf[0-9][0-9][0-9][0-9])
-        level=${row#sf}
-        ((10#$level >= 1350 && 10#$level <= 2850)) ||
-            { echo "ladder: $row asks for UCI_Elo $level, outside Stockfish 15.1's 1350..2850" >&2; exit 2; }
+        level=$((10#${row#sf}))
         opponent_cmd=/usr/games/stockfish
         opponent_options=(option.UCI_LimitStrength=true option.UCI_Elo="$level")
         ;;
@@ -42,6 +40,11 @@ needs=(fastchess)
 # shellcheck source=tools/match-setup.sh
 source "$(dirname "$0")/match-setup.sh"
 require_game_pairs "$games"
+if [[ -n ${level:-} ]]; then
+    read_uci_elo_range "$opponent_cmd"
+    ((level >= uci_elo_min && level <= uci_elo_max)) ||
+        { echo "ladder: $row asks for UCI_Elo $level, outside $opponent_cmd's $uci_elo_min..$uci_elo_max" >&2; exit 2; }
+fi
 
 stem="$out/${NAME:-$row}"
 if [[ -n ${RESUME:-} ]]; then

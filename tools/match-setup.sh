@@ -50,6 +50,15 @@ count_endings() {
     normal=$(grep -c '^\[Termination "normal"\]' "$1" || true)
 }
 
+# Sets uci_elo_min and uci_elo_max: the UCI_Elo range engine $1 offers, read from its `uci`
+# answer ("option name UCI_Elo type spin default 1350 min 1350 max 2850" for Stockfish 15.1).
+read_uci_elo_range() {
+    local range
+    range=$(printf 'uci\nquit\n' | timeout 10 "$1" | sed -n 's/^option name UCI_Elo .* min \([0-9]*\) max \([0-9]*\).*/\1 \2/p')
+    [[ -n $range ]] || { echo "$tool: $1 offers no UCI_Elo option" >&2; exit 2; }
+    read -r uci_elo_min uci_elo_max <<<"$range"
+}
+
 # The log lines a tester would be told about: fastchess's warnings and abnormal ends.
 trouble_lines() {
     grep -iE 'warn|illegal|disconnect|timeout|forfeit|crash' "$1" || true

@@ -75,10 +75,11 @@ def main():
     pairs, mu, elo, elo_error, nelo, llr = summary(pooled, args.elo0, args.elo1)
     upper = math.log((1 - args.beta) / args.alpha)
     lower = math.log(args.beta / (1 - args.alpha))
-    verdict = "H1 accepted" if llr >= upper else "H0 accepted" if llr <= lower else "no decision yet"
+    decided = llr >= upper or llr <= lower
+    verdict = ("H1 accepted" if llr >= upper else "H0 accepted") if decided else "no decision yet"
     print(f"pooled {pooled}: {2 * pairs} games, score {100 * mu:.2f}%, Elo {elo:+.1f} +/- {elo_error:.1f}, nElo {nelo:+.1f}")
     print(f"LLR {llr:.2f} ({lower:.2f}, {upper:.2f}) [{args.elo0}, {args.elo1}]: {verdict}")
-    if args.decided and lower < llr < upper:
+    if args.decided and not decided:
         sys.exit(1)
 
 
