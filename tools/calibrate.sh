@@ -17,7 +17,13 @@
 # Needs python-chess (`pip install chess`) and Stockfish (`apt-get install stockfish`).
 # Environment: PATINA (binary, default target/release/patina, built if missing), OPPONENT
 # (default /usr/games/stockfish), SHARED (default ../shared beside the repo), TC (default
-# 10+0.1), SEED. Logs and PGNs go to target/calibrate/.
+# 10+0.1), SEED, CONCURRENCY (games at once, default 2). Logs and PGNs go to target/calibrate/.
+#
+# Neither side's strength depends on the CPU it gets: a limited Patina searches a node budget
+# and then waits out its clock, and a limited Stockfish picks its move at a fixed depth (its
+# skill level plus one, reached in milliseconds). So CONCURRENCY 4 on two cores measures the
+# same thing in half the time, up to about 2200; the levels whose budget nears their time (2400
+# and up: 409,600 nodes and more) and full strength need one game a core.
 set -euo pipefail
 
 games=${1:-40}
@@ -25,7 +31,9 @@ shift || true
 elos=("$@")
 [[ ${#elos[@]} -gt 0 ]] || elos=(1300:1350 1500 1700 1900 2100 2200)
 tc=${TC:-10+0.1}
+concurrency=${CONCURRENCY:-2}
 [[ $games =~ ^[1-9][0-9]*$ ]] || { echo "calibrate: GAMES must be a positive number, got '$games'" >&2; exit 2; }
+[[ $concurrency =~ ^[1-9][0-9]*$ ]] || { echo "calibrate: CONCURRENCY must be a positive number, got '$concurrency'" >&2; exit 2; }
 for elo in "${elos[@]}"; do
     [[ $elo =~ ^[1-9][0-9]*(:[1-9][0-9]*)?$ ]] || { echo "calibrate: not an Elo or ELO:LEVEL: '$elo'" >&2; exit 2; }
 done
@@ -49,7 +57,7 @@ for pair in "${elos[@]}"; do
         --engine name="patina$elo" cmd="$patina" opt.UCI_LimitStrength=true opt.UCI_Elo="$elo" \
         --engine name="sf$level" cmd="$opponent" opt.UCI_LimitStrength=true opt.UCI_Elo="$level" \
         --each tc="$tc" opt.Hash=64 opt.Threads=1 \
-        --games "$games" --concurrency 2 --openings "$shared/books/noob_3moves.epd" \
+        --games "$games" --concurrency "$concurrency" --openings "$shared/books/noob_3moves.epd" \
         "${seed_args[@]}" --pgnout "$out/$name.pgn" | tee "$out/$name.log"
     # Summary lines: "Games: 40/40  a vs b  W-D-L 20-5-15  score 56.2%  draws 12.5%", then
     # "Elo +43.7 ± 95.1 (95%, pentanomial, 20 pairs)  LOS 81.0%" (the first is the one kept).
