@@ -90,7 +90,8 @@ const LEVELS: [Level; 5] = [
     Level { elo: MIN_ELO, nodes: 800, candidates: 4, temperature_cp: 80.0, max_loss_cp: 170 },
     Level { elo: 1600, nodes: 3_200, candidates: 4, temperature_cp: 50.0, max_loss_cp: 100 },
     Level { elo: 1900, nodes: 25_600, candidates: 4, temperature_cp: 30.0, max_loss_cp: 60 },
-    Level { elo: 2100, nodes: 102_400, candidates: 3, temperature_cp: 15.0, max_loss_cp: 30 },
+    // Labelled 2100 until net 12, which played it at 2260 +- 74 (docs/strength.md, step 8).
+    Level { elo: 2250, nodes: 102_400, candidates: 3, temperature_cp: 15.0, max_loss_cp: 30 },
     Level { elo: MAX_ELO, nodes: 819_200, candidates: 1, temperature_cp: 0.0, max_loss_cp: 0 },
 ];
 
