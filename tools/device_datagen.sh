@@ -65,7 +65,7 @@ run)
     ls -l "$out"
     ;;
 *)
-    sed -n '2,14p' "$0"
+    sed -n '2,/^[^#]/{/^#/p}' "$0"
     exit 2
     ;;
 esac

@@ -138,7 +138,7 @@ scaling)
     fi
     ;;
 *)
-    sed -n '2,24p' "$0"
+    sed -n '2,/^[^#]/{/^#/p}' "$0"
     exit 2
     ;;
 esac

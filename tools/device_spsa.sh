@@ -65,7 +65,7 @@ run)
     report "$out/state.json"
     ;;
 *)
-    sed -n '2,16p' "$0"
+    sed -n '2,/^[^#]/{/^#/p}' "$0"
     exit 2
     ;;
 esac

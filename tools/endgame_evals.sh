@@ -10,7 +10,7 @@
 set -euo pipefail
 
 if [[ $# -eq 0 ]]; then
-    sed -n '2,9p' "$0" >&2
+    sed -n '2,/^[^#]/{/^#/p}' "$0" >&2
     exit 2
 fi
 patina=${PATINA:-target/release/patina}

@@ -19,7 +19,7 @@
 set -euo pipefail
 
 if [[ $# -ne 1 ]]; then
-    sed -n '2,18p' "$0" >&2
+    sed -n '2,/^[^#]/{/^#/p}' "$0" >&2
     exit 2
 fi
 row=$1

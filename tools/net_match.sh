@@ -17,7 +17,7 @@
 set -euo pipefail
 
 if [[ $# -ne 3 ]]; then
-    sed -n '2,16p' "$0" >&2
+    sed -n '2,/^[^#]/{/^#/p}' "$0" >&2
     exit 2
 fi
 name=$1 candidate=$2 base=$3
