@@ -22,9 +22,9 @@
 # Neither side's strength depends on the CPU it gets: a limited Patina searches a node budget
 # and then waits out its clock, and a limited Stockfish picks its move at a fixed depth (its
 # skill level plus one, reached in milliseconds). So CONCURRENCY 4 on two cores measures the
-# same thing in half the time up to 2200 (84,002 nodes); from 2300 (144,815 nodes) a budget can
-# near its share of the clock on a shared core, so those levels and full strength want one game
-# a core.
+# same thing in half the time, as long as a level's node budget (docs/strength.md's table) is
+# far below its share of the clock on a shared core: up to 2200 today. Higher levels and full
+# strength want one game a core.
 set -euo pipefail
 
 games=${1:-40}

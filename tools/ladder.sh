@@ -23,6 +23,7 @@ if [[ $# -ne 1 ]]; then
     exit 2
 fi
 row=$1
+level='' # a Stockfish UCI_Elo rung, set by sfNNNN only (never taken from the environment)
 case $row in
     ethereal) opponent_cmd=/usr/games/ethereal-chess opponent_options=() ;;
     stockfish) opponent_cmd=/usr/games/stockfish opponent_options=() ;;
@@ -40,7 +41,7 @@ needs=(fastchess)
 # shellcheck source=tools/match-setup.sh
 source "$(dirname "$0")/match-setup.sh"
 require_game_pairs "$games"
-if [[ -n ${level:-} ]]; then
+if [[ -n $level ]]; then
     read_uci_elo_range "$opponent_cmd"
     ((level >= uci_elo_min && level <= uci_elo_max)) ||
         { echo "ladder: $row asks for UCI_Elo $level, outside $opponent_cmd's $uci_elo_min..$uci_elo_max" >&2; exit 2; }
