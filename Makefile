@@ -10,7 +10,7 @@ EXE ?=
 # Added to any RUSTFLAGS from the environment for `make` / `make build`.
 NATIVE_RUSTFLAGS ?= -C target-cpu=native
 
-.PHONY: all build test bench perft lint fmt clean windows-deps windows windows-check windows-test windows-match aarch64-deps aarch64 aarch64-check release
+.PHONY: all build test learn bench perft lint fmt clean windows-deps windows windows-check windows-test windows-match aarch64-deps aarch64 aarch64-check release
 
 all: build
 
@@ -20,9 +20,14 @@ ifneq ($(EXE),)
 	cp target/release/patina$(if $(filter %.exe,$(EXE)),.exe,) $(EXE)
 endif
 
-# The project's test command (what CI runs): unit, perft, rules and UCI-over-pipes tests.
+# The project's test command (what CI runs): the engine's unit, perft, rules and UCI-over-pipes
+# tests, and the learning crate's (datagen, data tools, trainer, WDL fit, averaging).
 test:
-	$(CARGO) test --profile test-release
+	$(CARGO) test --profile test-release --workspace
+
+# The learning tools (`learn/`): target/release/patina-learn. Not part of `make` or `make release`.
+learn:
+	RUSTFLAGS="$(strip $(RUSTFLAGS) $(NATIVE_RUSTFLAGS))" $(CARGO) build --release -p patina-learn
 
 # Criterion benches (perft and fixed-depth search) and the OpenBench-style bench line.
 bench: build
@@ -35,11 +40,11 @@ perft: build
 	./target/release/patina perft 5 --fen "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
 lint:
-	$(CARGO) fmt --check
-	$(CARGO) clippy --all-targets -- -D warnings
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
 fmt:
-	$(CARGO) fmt
+	$(CARGO) fmt --all
 
 clean:
 	$(CARGO) clean

@@ -10,8 +10,8 @@
 //! (`UCI_Elo`), `wdl` (scores as win/draw/loss expectations), `rng`, `utc`, `system_memory`
 //! (how much RAM a table may take), and `analyze`, the analyst for people.
 //!
-//! `learn` holds the learning tools (datagen, the trainer, the tuner, the WDL fitter and the
-//! data they share); nothing on the engine side imports it.
+//! The learning tools (datagen, the trainer, the WDL fitter and the data they share) are the
+//! `patina-learn` crate in `learn/`, which stands on this library; nothing here imports it.
 //! `main.rs` is a thin clap shell over this crate.
 
 // Every public item says its contract: a new undocumented one is a warning.
@@ -20,7 +20,6 @@
 pub mod analyze;
 pub mod engine;
 pub mod eval;
-pub mod learn;
 pub mod movepick;
 pub mod nnue;
 pub mod options;

@@ -1,15 +1,10 @@
 //! `patina`: the command-line shell over the library. With no arguments it speaks UCI on
-//! stdin/stdout; subcommands run the benchmark, perft, the game-result judge, analysis of a
-//! position or of PGN games, self-play data generation, evaluation tuning and the win/draw/loss
-//! model's fit. Any other arguments are UCI commands, one per argument, run in order before the
+//! stdin/stdout; subcommands run the benchmark, perft, the game-result judge and analysis of a
+//! position or of PGN games (the learning tools are `patina-learn`, in `learn/`). Any other arguments are UCI commands, one per argument, run in order before the
 //! program exits (OpenBench runs `patina "genfens N seed S book B" "quit"`).
-
-use patina::learn::cli as cli_learning;
 
 use clap::{Parser, Subcommand};
 use patina::analyze::AnalyzeError;
-use patina::learn::tune::TuneRequest;
-use patina::learn::wdl_fit::FitRequest;
 use patina::options::{EngineOptions, OptionError};
 use patina::position::{Position, PositionError};
 use std::path::PathBuf;
@@ -71,79 +66,6 @@ enum CliCommand {
         #[arg(long)]
         chess960: bool,
     },
-    /// Self-play games for the network and tuning: appends 32-byte records of every searched
-    /// position to --out (`FEN | score | result` lines of the quiet ones when it ends in .txt)
-    /// and resumes from FILE.progress when run again.
-    Datagen(cli_learning::DatagenArgs),
-    /// Texel tuning: fits the evaluation weights to `patina datagen` data and writes them as a
-    /// generated Rust file (the engine keeps its own weights until switched to it).
-    Tune {
-        /// A data file of `FEN | score | result` lines; repeat for several.
-        #[arg(long, value_name = "FILE", required = true)]
-        data: Vec<PathBuf>,
-        /// Where to write the generated weights (e.g. src/eval/tuned.rs).
-        #[arg(long, value_name = "FILE")]
-        out: PathBuf,
-        /// Start from the weights of an earlier generated file instead of the engine's.
-        #[arg(long, value_name = "FILE")]
-        init: Option<PathBuf>,
-        /// Passes over the data.
-        #[arg(long, default_value_t = 100)]
-        epochs: usize,
-        /// Adam's learning rate, in centipawns per step.
-        #[arg(long, default_value_t = 1.0)]
-        lr: f64,
-        /// Positions per Adam step (the whole data set when larger).
-        #[arg(long, default_value_t = 16384, value_parser = clap::value_parser!(u64).range(1..))]
-        batch: u64,
-        /// Threads for tracing and for the gradient.
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
-        threads: u16,
-        /// Load at most this many positions in all.
-        #[arg(long, value_name = "POSITIONS")]
-        limit: Option<usize>,
-        /// Target = LAMBDA * result + (1 - LAMBDA) * sigmoid(search score); 1 uses results only.
-        #[arg(long, default_value_t = 1.0)]
-        lambda: f64,
-        /// L2 pull toward the starting weights: each weight adds L2 * (its distance from its
-        /// start in pawns)^2 to the loss, so weights few positions see stay near their start
-        /// (0: none).
-        #[arg(long, default_value_t = patina::learn::tune::DEFAULT_L2)]
-        l2: f64,
-        /// Share of the games held out to measure the fit each epoch; the epoch with the
-        /// lowest validation loss is the one written (0: none, the last epoch is written).
-        #[arg(long, value_name = "F", default_value_t = patina::learn::tune::DEFAULT_VALIDATION_FRACTION)]
-        validation_fraction: f64,
-        /// Blocks of src/eval/params.rs that keep their starting weights, comma-separated
-        /// (e.g. material,psqt).
-        #[arg(long, value_name = "BLOCKS", value_delimiter = ',')]
-        freeze: Vec<String>,
-    },
-    /// Fits the win/draw/loss model (score and material to win, draw and loss rates) to
-    /// `patina datagen` data and writes it as a generated Rust file (src/wdl/fitted.rs).
-    WdlFit {
-        /// A datagen record file, or `FEN | score | result` lines when named `*.txt`; repeat
-        /// for several.
-        #[arg(long, value_name = "FILE", required = true)]
-        data: Vec<PathBuf>,
-        /// Where to write the generated model (e.g. src/wdl/fitted.rs).
-        #[arg(long, value_name = "FILE")]
-        out: PathBuf,
-        /// Read at most this many positions in all, the first ones.
-        #[arg(long, value_name = "POSITIONS")]
-        limit: Option<usize>,
-    },
-    /// Training data tools: convert, export, stats, results, shuffle, interleave.
-    #[command(subcommand)]
-    Data(cli_learning::DataCommand),
-    /// Trains the evaluation network on datagen records and writes a net file.
-    Train(cli_learning::TrainArgs),
-    /// Scores net files on the positions `train` would hold out of the given data (the
-    /// loss `train --init NET` starts from), reading the data once for all of them.
-    NetLoss(cli_learning::NetLossArgs),
-    /// Averages nets fine-tuned from one starting net, weight by weight, into one net file
-    /// (a "model soup": docs/nets.md, net 7), or rescales one net's output (--output-scale).
-    AverageNets(cli_learning::AverageArgs),
     /// Analyse a position (board, lines as the search deepens) or every game of a PGN file
     /// (annotated PGN, evaluation graph, a summary per game).
     Analyze(AnalyzeArgs),
@@ -296,35 +218,6 @@ fn setup(fen: Option<&str>, moves: &str, chess960: bool) -> Result<Position, She
     Ok(base.play_uci_moves(moves.split_whitespace())?)
 }
 
-/// The command line as typed, for the generated file's header (`patina` for the program).
-fn command_line() -> String {
-    let quote = |arg: String| if arg.contains(char::is_whitespace) { format!("'{arg}'") } else { arg };
-    std::iter::once("patina".to_string())
-        .chain(std::env::args().skip(1).map(quote))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-fn tune(request: TuneRequest) -> ExitCode {
-    match patina::learn::tune::run(&request, |event| eprintln!("tune: {event}")) {
-        Ok(_) => ExitCode::SUCCESS,
-        Err(error) => {
-            eprintln!("patina: tune: {error}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-fn wdl_fit(request: FitRequest) -> ExitCode {
-    match patina::learn::wdl_fit::run(&request, |event| eprintln!("wdl-fit: {event}")) {
-        Ok(_) => ExitCode::SUCCESS,
-        Err(error) => {
-            eprintln!("patina: wdl-fit: {error}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let options = match load_options(cli.config.as_deref()) {
@@ -343,43 +236,7 @@ fn main() -> ExitCode {
         Some(CliCommand::UciLines(lines)) => {
             ExitCode::from(patina::uci::run_lines(options, &lines, std::io::stdout()) as u8)
         }
-        Some(CliCommand::Datagen(args)) => cli_learning::datagen(args),
-        Some(CliCommand::Tune {
-            data,
-            out,
-            init,
-            epochs,
-            lr,
-            batch,
-            threads,
-            limit,
-            lambda,
-            l2,
-            validation_fraction,
-            freeze,
-        }) => tune(TuneRequest {
-            data,
-            out,
-            init,
-            epochs,
-            learning_rate: lr,
-            batch: batch as usize,
-            threads: threads as usize,
-            limit,
-            lambda,
-            l2,
-            validation_fraction,
-            freeze,
-            command_line: command_line(),
-        }),
-        Some(CliCommand::WdlFit { data, out, limit }) => {
-            wdl_fit(FitRequest { data, out, limit, command_line: command_line() })
-        }
         Some(CliCommand::Analyze(args)) => analyze(args),
-        Some(CliCommand::Data(command)) => cli_learning::data(command),
-        Some(CliCommand::Train(args)) => cli_learning::train(args),
-        Some(CliCommand::NetLoss(args)) => cli_learning::net_loss(args),
-        Some(CliCommand::AverageNets(args)) => cli_learning::average_nets(args),
         Some(CliCommand::Spsa) => {
             for tunable in patina::search::TUNABLES {
                 println!("{}", tunable.spsa_line());
