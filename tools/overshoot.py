@@ -13,6 +13,9 @@ import subprocess
 import sys
 import time
 
+if sys.argv[1:2] in (["-h"], ["--help"]):
+    print(__doc__)
+    sys.exit(0)
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 engine_path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "target", "release", "patina")
 seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 60.0

@@ -44,6 +44,9 @@ def latencies(engine, busy):
 
 
 def main():
+    if sys.argv[1:2] in (["-h"], ["--help"]):
+        print(__doc__)
+        return
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     for busy in BUSY_COMMANDS:

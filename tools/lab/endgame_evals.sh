@@ -4,10 +4,11 @@
 # games without tablebases reach (docs/tests.md, 2026-12-05). Eight are draws, four wins (each
 # checked against the Syzygy tables).
 #
-#   tools/endgame_evals.sh NET.nnue [NET.nnue ...]
+#   tools/lab/endgame_evals.sh NET.nnue [NET.nnue ...]
 #
 # Environment: PATINA (binary, default target/release/patina).
 set -euo pipefail
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then sed -n '2,/^[^#]/{/^#/p}' "$0"; exit 0; fi
 
 if [[ $# -eq 0 ]]; then
     sed -n '2,/^[^#]/{/^#/p}' "$0" >&2

@@ -8,9 +8,9 @@ base row to compare its new neurons with; a mirrored net's rows stand for other 
 layout read is `src/nnue/file.rs`'s: a 44-byte header (architecture, inputs and hidden size at
 bytes 12..24, the payload's FNV-1a hash at 36..44), then 768 rows of that many i16s.
 
-    tools/net_step.py nets/default.nnue NEW.nnue   # NEW: a fine-tune of net 9
+    tools/lab/net_step.py nets/default.nnue NEW.nnue   # NEW: a fine-tune of net 9
 
-A fine-tune's step size is what a soup halves (`patina average-nets`): docs/nets.md compares the
+A fine-tune's step size is what a soup halves (`patina-learn average-nets`): docs/nets.md compares the
 steps that gained in play with those that did not.
 """
 import argparse

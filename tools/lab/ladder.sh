@@ -2,21 +2,23 @@
 # Issue 34's ladder rows: Patina against a reference engine at 10+0.1, one thread, Hash 64, 200
 # games with colours reversed in pairs, with fastchess (docs/tests.md logs each row).
 #
-#   tools/ladder.sh ethereal       Ethereal 12 (/usr/games/ethereal-chess)
-#   tools/ladder.sh stockfish      Stockfish 15.1 at full strength (/usr/games/stockfish)
-#   tools/ladder.sh sf2400         Stockfish 15.1 with UCI_LimitStrength and UCI_Elo 2400
-#   tools/ladder.sh sf2600         the same at UCI_Elo 2600 (any sfNNNN in Stockfish's UCI_Elo
-#                                  range, 1350..2850): the rung above once sf2400 scores 70%+
-#   RESUME=1 tools/ladder.sh ROW   carry on a stopped run from its fastchess config
+#   tools/lab/ladder.sh ethereal       Ethereal 12 (/usr/games/ethereal-chess)
+#   tools/lab/ladder.sh stockfish      Stockfish 15.1 at full strength (/usr/games/stockfish)
+#   tools/lab/ladder.sh sf2400         Stockfish 15.1 with UCI_LimitStrength and UCI_Elo 2400
+#   tools/lab/ladder.sh sf2600         the same at UCI_Elo 2600 (any sfNNNN in Stockfish's UCI_Elo
+#                                      range, 1350..2850): the rung above once sf2400 scores 70%+
+#   RESUME=1 tools/lab/ladder.sh ROW   carry on a stopped run from its fastchess config
 #
-# Environment: PATINA (binary, default target/release/patina, built if missing), SHARED
-# (default ../shared beside the repo), NAME (the run's file stem, default the row's name), GAMES
-# (default 200, even), TC (default 10+0.1), SRAND (the opening shuffle's seed, default 1),
-# CONCURRENCY (default 2). Reference engines: apt-get install stockfish ethereal-chess.
+# Environment: BOOK (the openings, .epd or .pgn; required unless RESUME), FASTCHESS (default
+# `fastchess` on PATH), PATINA (binary, default target/release/patina, built if missing), NAME
+# (the run's file stem, default the row's name), GAMES (default 200, even), TC (default
+# 10+0.1), SRAND (the opening shuffle's seed, default 1), CONCURRENCY (default 2). Reference
+# engines: apt-get install stockfish ethereal-chess. Issue 34's rows used noob_3moves.epd.
 # Log, PGN (with each move's clock) and fastchess config go to target/ladder/NAME.*. The run
 # fails if a game ends other than normally or a fastchess warning names Patina; warnings that
 # name the opponent (a limited Stockfish plays off its PV by design) are counted, not failed.
 set -euo pipefail
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then sed -n '2,/^[^#]/{/^#/p}' "$0"; exit 0; fi
 
 if [[ $# -ne 1 ]]; then
     sed -n '2,/^[^#]/{/^#/p}' "$0" >&2
@@ -38,7 +40,8 @@ esac
 games=${GAMES:-200}
 tool=ladder
 needs=(fastchess)
-# shellcheck source=tools/match-setup.sh
+[[ -n ${RESUME:-} ]] || needs+=(book)
+# shellcheck source=tools/lab/match-setup.sh
 source "$(dirname "$0")/match-setup.sh"
 require_game_pairs "$games"
 if [[ -n $level ]]; then
@@ -58,7 +61,7 @@ else
         -engine cmd="$patina" name=patina \
         -engine cmd="$opponent_cmd" name="$row" "${opponent_options[@]}" \
         -each tc="${TC:-10+0.1}" option.Hash=64 option.Threads=1 \
-        -openings file="$shared/books/noob_3moves.epd" format=epd order=random -srand "${SRAND:-1}" \
+        -openings file="$book" format="$book_format" order=random -srand "${SRAND:-1}" \
         -rounds $((games / 2)) -repeat -concurrency "${CONCURRENCY:-2}" \
         -pgnout file="$stem.pgn" timeleft=true -config outname="$stem-config.json" | tee "$stem.log"
 fi

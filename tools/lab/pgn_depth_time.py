@@ -2,8 +2,8 @@
 """Each engine's depth and thinking time a move, from a fastchess PGN (issue 65's two-threads
 check: does the side with more threads search deeper, and does it spend its clock alike?).
 
-Usage: python3 tools/pgn_depth_time.py GAMES.pgn [FIRST_PLY LAST_PLY]   (plies 4-60 by default)
-Needs python-chess (`pip install chess`), as tools/clock_share.py does.
+Usage: python3 tools/lab/pgn_depth_time.py GAMES.pgn [FIRST_PLY LAST_PLY]   (plies 4-60 by default)
+Needs python-chess (`pip install chess`), as tools/lab/clock_share.py does.
 
 Plies count each game's moves from its first (0-based, the opening's FEN or the start); a move
 whose comment has no `score/depth time` head (a book move) is skipped. The default window
@@ -22,6 +22,9 @@ SEARCH_COMMENT = re.compile(r"^[+-]?M?[0-9.]+/(\d+) ([0-9.]+)s")
 
 
 def main() -> None:
+    if sys.argv[1:2] in (["-h"], ["--help"]):
+        print(__doc__)
+        return
     if len(sys.argv) not in (2, 4):
         sys.exit(__doc__)
     first, last = (int(sys.argv[2]), int(sys.argv[3])) if len(sys.argv) == 4 else (4, 60)

@@ -7,12 +7,12 @@ each fastchess log and prints the pooled pentanomial, Elo with its 95% error, nE
 normalized-Elo LLR (fastchess's default model; matches its own Elo, error and LLR for a single
 log). Fixed-count runs (`GAMES=N`, no SPRT) pool the same way: read the Elo and its error.
 
-    python3 tools/sprt_pool.py m/b8.log m/b8-2.log [--elo0 0 --elo1 10]
+    python3 tools/lab/sprt_pool.py m/b8.log m/b8-2.log [--elo0 0 --elo1 10]
 
 `--decided` exits 0 once the pooled test has decided and 1 before, so a watcher that stops the
 running part at the pooled decision is one loop (fastchess stops cleanly on SIGINT):
 
-    until python3 tools/sprt_pool.py a.log b.log --decided; do sleep 20; done
+    until python3 tools/lab/sprt_pool.py a.log b.log --decided; do sleep 20; done
     pkill -INT -f "fastchess.*name=NAME-b "
 """
 import argparse

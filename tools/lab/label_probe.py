@@ -1,18 +1,20 @@
 #!/usr/bin/env python3
 """How far datagen's labels sit from deeper searches, and how far the net sits from the labels.
 
-Reads the text lines `patina datagen --out FILE.txt` writes (`FEN | score | result`, quiet
+Reads the text lines `patina-learn datagen --out FILE.txt` writes (`FEN | score | result`, quiet
 positions, White's point of view), samples some, and for each asks the engine for its network
 evaluation (`eval`) and for searches of the given node counts on a fresh table
 (`ucinewgame`). It prints the mean squared distance between them in the trainer's units,
 `sigmoid(cp / 400)`, over all sampled positions and over the balanced ones (|label| < 300),
 where most games are decided. Mate scores and labels beyond 2,000 cp are skipped.
 
-    patina datagen --games 100 --threads 1 --soft-nodes 2000 --random-plies 2 \\
-        --book ../shared/books/noob_3moves.epd --seed 777 --out /tmp/probe.txt
-    tools/label_probe.py /tmp/probe.txt --engine target/release/patina --nodes 4000 16000 64000
+    target/release/patina-learn datagen --games 100 --threads 1 --soft-nodes 2000 \\
+        --random-plies 2 --book "$BOOK" --seed 777 --out /tmp/probe.txt
+    tools/lab/label_probe.py /tmp/probe.txt --engine target/release/patina --nodes 4000 16000 64000
 
-An existing record file works too, through `patina data export data.bin --out /tmp/probe.txt`
+(`make learn` builds patina-learn; BOOK names an EPD opening book such as noob_3moves.epd;
+--engine defaults to the environment's PATINA, else target/release/patina.)
+An existing record file works too, through `patina-learn data export data.bin --out /tmp/probe.txt`
 (its FENs lose castling rights: the net does not read them, a search may score such positions a little differently).
 
 If the labels sit about as far from a deep search as the net sits from the labels, the
@@ -20,6 +22,7 @@ labels' noise is a large share of what the net is asked to fit (docs/nets.md, la
 """
 import argparse
 import math
+import os
 import random
 import re
 import statistics
@@ -93,9 +96,9 @@ def mean_squared(pairs):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("data", help="a datagen .txt file")
-    parser.add_argument("--engine", default="target/release/patina")
+    parser.add_argument("--engine", default=os.environ.get("PATINA") or "target/release/patina")
     parser.add_argument("--nodes", type=int, nargs="+", default=[64000], help="node counts of the deeper searches")
     parser.add_argument("--sample", type=int, default=500, help="positions to probe")
     parser.add_argument("--seed", type=int, default=1)

@@ -3,11 +3,13 @@
 # 8 hours of this machine's two cores, played one worker per core there, stopped in time to
 # fit the device budget, its state brought back to resume here or on the next lent machine.
 #
-#   tools/device_spsa.sh stage TUNE_BINARY STATE [BOOK]
+#   tools/lab/device_spsa.sh stage TUNE_BINARY STATE [BOOK]
 #       here: copies a tuning build (`cargo build --release --features tune`), the state file
-#       (e.g. docs/spsa/run2.json), fastchess, tools/spsa.py and the book into
-#       target/device-spsa/, the one path to name in the device call's `carry`.
-#   tools/device_spsa.sh run SECONDS [NODES] [ITERATIONS] [PAIRS]
+#       (e.g. docs/spsa/run2.json), fastchess (FASTCHESS, default `fastchess` on PATH),
+#       tools/lab/spsa.py and the book (BOOK, .epd or .pgn; the argument or the environment,
+#       one of them required; run 2 plays noob_3moves.epd) into target/device-spsa/, the one
+#       path to name in the device call's `carry`.
+#   tools/lab/device_spsa.sh run SECONDS [NODES] [ITERATIONS] [PAIRS]
 #       there: resumes the staged state with one worker per core at NODES a move (default
 #       20,000), the schedule of ITERATIONS (default 1,500) and PAIRS game pairs an iteration
 #       (default 4): run 2's settings, which fix its gain sequences. No iteration starts after
@@ -17,8 +19,8 @@
 # The tunables are the state's own (its `theta`), so a resumed run never changes its set.
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
-stage_dir=$root/target/device-spsa
+here=$(cd "$(dirname "$0")" && pwd)
+stage_dir=$(cd "$here/../.." && pwd)/target/device-spsa
 
 # Where the staged state (or the one named) stands: iterations, games and the largest moves.
 report() {
@@ -29,21 +31,22 @@ case "${1:-}" in
 stage)
     binary=${2:?tuning build of patina}
     state=${3:?SPSA state file to resume}
-    # The match scripts' shared paths and fastchess check (sets $shared, $fastchess); with
+    # The match scripts' fastchess and book checks (sets $fastchess, $book, $book_format); with
     # PATINA set it builds nothing.
     tool=device-spsa
-    needs=(fastchess)
+    needs=(fastchess book)
     PATINA=$binary
-    source "$root/tools/match-setup.sh"
-    book=${4:-$shared/books/noob_3moves.epd}
+    BOOK=${4:-${BOOK:-}}
+    # shellcheck source=tools/lab/match-setup.sh
+    source "$here/match-setup.sh"
     "$binary" spsa >/dev/null || { echo "device_spsa: $binary is not a tuning build" >&2; exit 2; }
     rm -rf "$stage_dir"
     mkdir -p "$stage_dir"
     cp "$binary" "$stage_dir/patina-tune"
     cp "$state" "$stage_dir/state.json"
     cp "$fastchess" "$stage_dir/fastchess"
-    cp "$root/tools/spsa.py" "$stage_dir/spsa.py"
-    cp "$book" "$stage_dir/book.epd"
+    cp "$here/spsa.py" "$stage_dir/spsa.py"
+    cp "$book" "$stage_dir/book.$book_format"
     report "$stage_dir/state.json"
     du -sh "$stage_dir"
     ;;
@@ -57,12 +60,17 @@ run)
     params=$(python3 -c 'import json, sys; print(",".join(json.load(open(sys.argv[1]))["theta"]))' "$out/state.json")
     # fastchess starts engines from its own folder (spsa.py gives each worker a scratch one):
     # absolute paths throughout.
-    python3 "$stage_dir/spsa.py" --engine "$stage_dir/patina-tune" --book "$stage_dir/book.epd" \
+    book=$stage_dir/book.epd
+    [[ -f $book ]] || book=$stage_dir/book.pgn
+    python3 "$stage_dir/spsa.py" --engine "$stage_dir/patina-tune" --book "$book" \
         --fastchess "$stage_dir/fastchess" --iterations "$iterations" --workers "$(nproc)" \
         --pairs "$pairs" --nodes "$nodes" --params "$params" --state "$out/state.json" \
         --stop-after "$seconds" >"$out/spsa.out" 2>&1 || true
     grep -c '^iteration ' "$out/spsa.out" | sed 's/^/iterations this run: /'
     report "$out/state.json"
+    ;;
+-h | --help)
+    sed -n '2,/^[^#]/{/^#/p}' "$0"
     ;;
 *)
     sed -n '2,/^[^#]/{/^#/p}' "$0"

@@ -2,7 +2,7 @@
 """Replays the games behind fastchess's "PV continues after ..." warnings through one engine
 and counts the `info ... pv` lines that run past a threefold repetition or the fifty-move rule.
 
-Usage: python3 tools/pv_replay.py ENGINE FASTCHESS_LOG NAME [NODES] [GAMES]
+Usage: python3 tools/lab/pv_replay.py ENGINE FASTCHESS_LOG NAME [NODES] [GAMES]
 
 NAME is the engine's name in the log (the warnings end "from NAME"). Each game is replayed from
 its opening for NAME's side with `go nodes NODES` (the match's node limit) and no `ucinewgame`
@@ -80,6 +80,9 @@ class Engine:
 
 
 def main():
+    if sys.argv[1:2] in (["-h"], ["--help"]):
+        print(__doc__)
+        return
     if len(sys.argv) < 4:
         sys.exit(__doc__)
     path, log_path, name = sys.argv[1:4]

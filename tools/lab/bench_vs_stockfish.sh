@@ -2,11 +2,15 @@
 # Interleaved `bench` speed: each Patina binary given, then Stockfish's own `bench`, for ROUNDS
 # rounds (default 3); prints every run's nps, then the medians. Quiet the machine first (pause
 # datagen and matches: kill -STOP PID, kill -CONT PID after).
-#   tools/bench_vs_stockfish.sh [--rounds N] PATINA_BINARY... 
+#   tools/lab/bench_vs_stockfish.sh [--rounds N] PATINA_BINARY...
 # (Issue 34's check: `make EXE=patina-native` beside `cargo build --release`'s portable binary.)
+# Environment: STOCKFISH (default /usr/games/stockfish, the Debian package's).
 set -euo pipefail
+usage() { sed -n '2,/^[^#]/{/^#/p}' "$0"; }
+if [[ ${1:-} == -h || ${1:-} == --help ]]; then usage; exit 0; fi
 rounds=3
-if [ "${1:-}" = "--rounds" ]; then rounds=$2; shift 2; fi
+if [ "${1:-}" = "--rounds" ]; then rounds=${2:?--rounds N}; shift 2; fi
+if [[ $# -eq 0 ]]; then usage >&2; exit 2; fi
 stockfish=${STOCKFISH:-/usr/games/stockfish}
 declare -A runs
 for round in $(seq 1 "$rounds"); do

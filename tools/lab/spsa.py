@@ -16,12 +16,14 @@ The engine must be a tuning build (`cargo build --release --features tune`), whi
 tunables by `setoption`. The state (theta and the iteration count) is saved to --state after
 every iteration, and a rerun with the same --state resumes.
 
-    python3 tools/spsa.py --engine target/release/patina --book ../shared/books/noob_3moves.epd \
+    python3 tools/lab/spsa.py --engine target/release/patina --book noob_3moves.epd \
         --iterations 2000 --workers 16 --nodes 5000 --state spsa.json
 
 prints, at the end, the tuned values as `patina spsa` lines and as `setoption` commands.
+--book (an .epd or .pgn opening book) defaults to the environment's BOOK, --fastchess to its
+FASTCHESS, else `fastchess` on PATH; neither has another default.
 `--stop-after SECONDS` starts no iteration after that long (a lent machine's budget;
-tools/device_spsa.sh). `--report` prints where a saved state stands (each tunable against its
+tools/lab/device_spsa.sh). `--report` prints where a saved state stands (each tunable against its
 default, in units of its c_end) without playing, for a run that is stopped and resumed across
 sessions.
 """
@@ -31,6 +33,7 @@ import json
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -97,7 +100,7 @@ def play(args, plus, minus, seed):
         *engine("minus", minus),
         "-each", f"tc={args.tc}" if args.tc else "tc=inf", "option.Hash=16", "option.Threads=1",
         *([] if args.tc else [f"nodes={args.nodes}"]),
-        "-openings", f"file={args.book}", "format=epd", "order=random",
+        "-openings", f"file={args.book}", "format=pgn" if args.book.endswith(".pgn") else "format=epd", "order=random",
         "-srand", str(seed), "-rounds", str(args.pairs), "-repeat", "-concurrency", "1",
     ]
     with tempfile.TemporaryDirectory() as scratch:
@@ -132,8 +135,12 @@ def starting_values(state, tunables):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--engine", required=True, help="a tuning build of patina")
-    parser.add_argument("--book", help="EPD openings (needed unless --report)")
-    parser.add_argument("--fastchess", default=os.path.join(os.path.dirname(__file__), "../../shared/tools/fastchess"))
+    parser.add_argument("--book", default=os.environ.get("BOOK"), help="EPD or PGN openings (needed unless --report; default $BOOK)")
+    parser.add_argument(
+        "--fastchess",
+        default=os.environ.get("FASTCHESS") or "fastchess",
+        help="the fastchess binary (default $FASTCHESS, else fastchess on PATH)",
+    )
     parser.add_argument("--iterations", type=int, default=0, help="N, which sets the gain sequences (needed unless --report)")
     parser.add_argument("--workers", type=int, default=os.cpu_count())
     parser.add_argument("--pairs", type=int, default=2, help="game pairs per iteration")
@@ -154,7 +161,16 @@ def main():
         report(args)
         return
     if args.iterations <= 0 or not args.book:
-        sys.exit("spsa.py: playing needs --iterations N (N > 0) and --book")
+        sys.exit("spsa.py: playing needs --iterations N (N > 0) and --book FILE (or BOOK=FILE); --help for usage")
+    if not os.path.isfile(args.book):
+        sys.exit(f"spsa.py: no book file {args.book}")
+    fastchess = shutil.which(args.fastchess)
+    if fastchess is None:
+        sys.exit(f"spsa.py: no fastchess at {args.fastchess}: put it on PATH, set FASTCHESS or pass --fastchess")
+    # fastchess runs in a scratch folder per worker and starts the engine from there.
+    args.fastchess, args.book = os.path.abspath(fastchess), os.path.abspath(args.book)
+    if os.path.isfile(args.engine):
+        args.engine = os.path.abspath(args.engine)
 
     tunables = read_tunables(args.engine, [n for n in args.params.split(",") if n])
     schedules = {t["name"]: Schedule(t, args.iterations) for t in tunables}

@@ -2,7 +2,7 @@
 """Share of the clock each engine has used by a given move, from a fastchess PGN written with
 `-pgnout file=F timeleft=true` (issue 35: 40/10 and 10+0.1 against Ethereal 12).
 
-Usage: python3 tools/clock_share.py GAMES.pgn [MOVE]   (MOVE defaults to 20)
+Usage: python3 tools/lab/clock_share.py GAMES.pgn [MOVE]   (MOVE defaults to 20)
 
 MOVE counts the engine's own moves from the opening book's last (the clock starts there). The
 clock left after each engine's MOVEth move is read from the comment's `tl=`; the share used is
@@ -61,6 +61,9 @@ def clock_tag(headers, white):
 
 
 def main():
+    if sys.argv[1:2] in (["-h"], ["--help"]):
+        print(__doc__)
+        return
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     move_number = int(sys.argv[2]) if len(sys.argv) > 2 else 20
