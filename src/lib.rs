@@ -1,7 +1,7 @@
 //! Patina: a UCI chess engine on shakmaty's move generator.
 //!
 //! The engine side, bottom up: `position` (shakmaty plus undo, hashing, repetitions), `rules`
-//! (game results), `eval` and `nnue` (the evaluations), `tt`, `movepick`, `see`, `time` (how
+//! (game results), `nnue` (the evaluation network), `attacks`, `tt`, `movepick`, `see`, `time` (how
 //! long a `go` may think, and the clock it is measured by), `search` (the recipe and Lazy SMP),
 //! `engine` (a non-blocking API over the search, owning the option values in force, the table,
 //! the Syzygy tables, the net and the long jobs: `engine::bench`, `engine::jobs`,
@@ -18,8 +18,8 @@
 #![warn(missing_docs)]
 
 pub mod analyze;
+pub mod attacks;
 pub mod engine;
-pub mod eval;
 pub mod movepick;
 pub mod nnue;
 pub mod options;

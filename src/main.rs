@@ -244,7 +244,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(CliCommand::Bench { depth, threads, hash }) => {
-            // `--config` may choose another evaluation (EvalFile, UseNNUE = false).
+            // `--config` may choose another net (eval_file).
             let evaluator = match patina::engine::evaluator_for(&options) {
                 Ok(evaluator) => evaluator,
                 Err(error) => {

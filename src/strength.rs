@@ -10,7 +10,7 @@
 //! a lost one, nor anything but the best move when the best line mates.
 //!
 //! Everything that sets the strength is the one table `LEVELS`, to be retuned against
-//! Stockfish's `UCI_Elo` with `tools/calibrate.sh` (see docs/strength.md); `knobs` interpolates
+//! Stockfish's `UCI_Elo` with `tools/lab/calibrate.sh` (see docs/strength.md); `knobs` interpolates
 //! between its rows. The top row, `MAX_ELO`, is the engine's estimated full strength at 10+0.1
 //! and plays exactly like `UCI_LimitStrength false`.
 //!

@@ -124,15 +124,16 @@ fn config_file_sets_option_defaults() {
 #[test]
 fn bench_searches_with_the_evaluation_a_config_chooses() {
     let dir = scratch("cli", "bench-config");
-    let path = dir.join("handwritten.toml");
-    std::fs::write(&path, "use_nnue = false\n").unwrap();
+    let path = dir.join("other-net.toml");
+    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/n8z.nnue");
+    std::fs::write(&path, format!("eval_file = \"{fixture}\"\n")).unwrap();
     let config = path_str(&path);
     let built_in = bench_nodes(&patina(&["bench", "5"]));
-    let handwritten = patina(&["--config", config, "bench", "5"]);
-    assert!(handwritten.status.success());
-    // Another evaluation searches another tree, the same one each time.
-    let nodes = bench_nodes(&handwritten);
-    assert_ne!(nodes, built_in, "--config's UseNNUE=false must reach bench");
+    let other_net = patina(&["--config", config, "bench", "5"]);
+    assert!(other_net.status.success());
+    // Another net searches another tree, the same one each time.
+    let nodes = bench_nodes(&other_net);
+    assert_ne!(nodes, built_in, "--config's eval_file must reach bench");
     assert_eq!(bench_nodes(&patina(&["--config", config, "bench", "5"])), nodes);
     // On two threads too (the tree then varies from run to run, so only the line is checked).
     let threaded = patina(&["--config", config, "bench", "5", "--threads", "2"]);

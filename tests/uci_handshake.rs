@@ -35,7 +35,6 @@ fn handshake_lists_identity_and_every_option() {
             "option name SyzygyProbeLimit type spin default 7 min 0 max 7",
             "option name Syzygy50MoveRule type check default true",
             "option name EvalFile type string default <empty>",
-            "option name UseNNUE type check default true",
         ]
     );
     assert_eq!(lines.len(), 2 + options.len() + 1, "only id, option and uciok lines: {lines:?}");

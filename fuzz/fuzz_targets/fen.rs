@@ -5,7 +5,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use patina::eval;
+use patina::engine::inspect;
+use patina::nnue;
 use patina::perft;
 use patina::position::Position;
 use patina::rules;
@@ -54,18 +55,19 @@ fn check(pos: &Position, chess960: bool) {
     assert_eq!(verdict.reason == rules::Reason::Checkmate, moves.is_empty() && pos.is_check());
     assert_eq!(verdict.reason == rules::Reason::Stalemate, moves.is_empty() && !pos.is_check());
 
-    // Evaluation: no panic, the `eval` table agrees with `evaluate`, and colour symmetry.
-    let score = eval::evaluate(pos.chess());
+    // Evaluation: no panic, the `eval` trace agrees with the net, and colour symmetry.
+    let net = nnue::default_network();
+    let score = net.evaluate_board(pos.chess().board(), pos.turn());
     assert!(score.abs() < 30_000, "evaluation {score} out of range");
-    let breakdown = eval::breakdown(pos.chess());
+    let trace = inspect::trace(&net, pos.chess().board(), pos.turn());
     let from_white = if pos.turn().is_white() { score } else { -score };
-    assert_eq!(breakdown.white_score, from_white, "eval table and evaluate disagree");
-    let _ = output::eval_table(&breakdown);
+    assert_eq!(trace.network_white_cp, from_white, "eval trace and the net disagree");
+    let _ = output::eval_trace(&trace);
     let _ = output::board(pos);
-    let _ = eval::trace(pos.chess());
     let mirrored = pos.chess().to_setup(EnPassantMode::Legal).into_mirrored();
     if let Ok(mirror) = Chess::from_setup(mirrored, expected_mode) {
-        assert_eq!(eval::evaluate(&mirror), score, "colour-mirrored position evaluates differently");
+        let mirror_score = net.evaluate_board(mirror.board(), mirror.turn());
+        assert_eq!(mirror_score, score, "colour-mirrored position evaluates differently");
     }
 
     // Make/unmake every legal move; perft agrees with the move counts seen.

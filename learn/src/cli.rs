@@ -431,7 +431,7 @@ pub fn datagen(args: DatagenArgs) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(error) => {
-            eprintln!("patina: datagen: {error}");
+            eprintln!("patina-learn: datagen: {error}");
             ExitCode::FAILURE
         }
     }
@@ -449,7 +449,7 @@ fn finish<E: std::fmt::Display>(verb: &str, outcome: Result<(), E>) -> ExitCode 
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            eprintln!("patina: {verb}: {message}");
+            eprintln!("patina-learn: {verb}: {message}");
             ExitCode::FAILURE
         }
     }

@@ -5,7 +5,7 @@
 //! the binary, the generated file and the refusals.
 
 use patina::wdl::{Model, MODEL};
-use patina_learn::tune::FileCounts;
+use patina_learn::data::FileCounts;
 use patina_learn::wdl_fit::{self as fit, Cells, Sample};
 use std::path::{Path, PathBuf};
 

@@ -37,17 +37,10 @@ pub enum Applied {
     LoadingTables,
     /// `SyzygyPath` was emptied: no tables any more.
     TablesDropped,
-    /// `EvalFile`: the net with this hash is chosen; `plays` is false while `UseNNUE` is off.
+    /// `EvalFile`: the net with this hash is chosen and plays from the next search.
     NetChosen {
         /// The net's hash.
         hash: u64,
-        /// Whether it plays now.
-        plays: bool,
-    },
-    /// `UseNNUE`: whether the net plays (true) or the hand-written evaluation (false).
-    Evaluation {
-        /// Whether the net plays now.
-        net_plays: bool,
     },
 }
 
@@ -160,9 +153,8 @@ impl Engine {
                 };
                 let hash = net.hash();
                 self.net = net;
-                Applied::NetChosen { hash, plays: self.options.use_nnue }
+                Applied::NetChosen { hash }
             }
-            Effect::ChooseEvaluation => Applied::Evaluation { net_plays: change.value.flag() },
         };
         self.options.apply(change);
         Ok(applied)

@@ -25,7 +25,7 @@
 pub mod bench;
 mod config;
 mod events;
-mod inspect;
+pub mod inspect;
 pub mod jobs;
 pub mod openings;
 mod request;
@@ -38,7 +38,6 @@ pub use request::{GoClocks, GoLimits, GoPlan, GoRequest};
 // The engine side's data types and services the UCI layer names, so that it depends on the
 // engine alone: positions, what searches report, the evaluation's terms, game results, the
 // long jobs run off the UCI thread and the tablebases they load.
-pub use crate::eval::Breakdown;
 pub use crate::rules::Verdict;
 pub use crate::search::{IterationReport, Score, ScoreBound};
 pub use crate::tablebase::Tablebases;
@@ -176,7 +175,7 @@ pub struct Engine {
     games: u64,
     /// The option values in force (`syzygy_path` only once its tables are in).
     options: EngineOptions,
-    /// The net `EvalFile` chose (the compiled-in one by default); it plays while `UseNNUE` is on.
+    /// The net `EvalFile` chose (the compiled-in one by default).
     net: Arc<Network>,
     /// The tables of `options.syzygy_path`, once loaded.
     tablebases: Option<Arc<Tablebases>>,
@@ -197,13 +196,9 @@ fn load_net(eval_file: &str) -> Result<Arc<Network>, EngineError> {
 }
 
 /// The evaluation a search with `options` plays with: the `EvalFile` net (the compiled-in one
-/// by default) while `UseNNUE` is on, the hand-written evaluation otherwise.
+/// by default).
 pub fn evaluator_for(options: &EngineOptions) -> Result<Evaluator, EngineError> {
-    Ok(if options.use_nnue {
-        Evaluator::Network(load_net(&options.eval_file)?)
-    } else {
-        Evaluator::HandWritten
-    })
+    Ok(Evaluator(load_net(&options.eval_file)?))
 }
 
 impl Engine {
@@ -241,11 +236,7 @@ impl Engine {
 
     /// The evaluation a search started now plays with.
     fn evaluator(&self) -> Evaluator {
-        if self.options.use_nnue {
-            Evaluator::Network(Arc::clone(&self.net))
-        } else {
-            Evaluator::HandWritten
-        }
+        Evaluator(Arc::clone(&self.net))
     }
 
     /// Makes a strength-limited level's move choices reproducible: the same seed, game and

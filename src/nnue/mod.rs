@@ -39,7 +39,7 @@
 //! `layers.rs` holds one size's weights and the output layer, `file.rs` reads and writes the
 //! versioned net file, `accumulator.rs` keeps accumulators current along the search's moves,
 //! `active.rs` holds the net compiled into the binary (which net plays is the engine's choice:
-//! `EvalFile`, `UseNNUE`).
+//! `EvalFile`).
 
 mod accumulator;
 mod active;

@@ -56,8 +56,6 @@ pub struct EngineOptions {
     pub syzygy_50_move_rule: bool,
     /// `EvalFile`: a net file to evaluate with; empty for the one compiled in.
     pub eval_file: String,
-    /// `UseNNUE`: the net plays (true) or the hand-written evaluation (false).
-    pub use_nnue: bool,
 }
 
 /// How a UCI option is declared.
@@ -206,8 +204,6 @@ pub enum Effect {
     LoadTables,
     /// The engine loads the net of the file (`EvalFile`).
     LoadNet,
-    /// The engine switches between the net and the hand-written evaluation (`UseNNUE`).
-    ChooseEvaluation,
     /// The UCI session opens or closes its log (`Debug Log File`).
     OpenLog,
 }
@@ -335,7 +331,6 @@ impl Default for EngineOptions {
             syzygy_probe_limit: 0,
             syzygy_50_move_rule: false,
             eval_file: String::new(),
-            use_nnue: false,
         };
         for spec in &OPTIONS {
             if let Some(value) = spec.default.value() {

@@ -5,7 +5,7 @@ use super::{DefaultValue, Effect, OptionKind, OptionSpec, Value};
 use crate::strength;
 
 /// Every option, in the order `uci` lists them, `engine.toml` and the README show them.
-pub const OPTIONS: [OptionSpec; 17] = [
+pub const OPTIONS: [OptionSpec; 16] = [
     OptionSpec {
         name: "Hash",
         key: Some("hash_mib"),
@@ -165,16 +165,5 @@ pub const OPTIONS: [OptionSpec; 17] = [
         effect: Effect::LoadNet,
         record: |o, v| o.eval_file = v.text().to_string(),
         current: |o| Value::Text(o.eval_file.clone()),
-    },
-    OptionSpec {
-        name: "UseNNUE",
-        key: Some("use_nnue"),
-        kind: OptionKind::Check,
-        default: DefaultValue::Flag(true),
-        doc:
-            "evaluate with the net (EvalFile's or the built-in one); false plays the hand-written evaluation",
-        effect: Effect::ChooseEvaluation,
-        record: |o, v| o.use_nnue = v.flag(),
-        current: |o| Value::Flag(o.use_nnue),
     },
 ];

@@ -15,6 +15,7 @@ mod tt_scores;
 mod worker;
 
 pub use kept::SearchMemory;
+pub use material_scale::material_scaled;
 pub use params::{SearchParams, Tunable, TUNABLES};
 pub use threads::{run, run_with_memory};
 
@@ -74,38 +75,28 @@ impl std::ops::Deref for SharedParams {
     }
 }
 
-/// The evaluation one search plays with, fixed for the whole search.
+/// The evaluation one search plays with, fixed for the whole search: a network (the
+/// compiled-in one, or an `EvalFile`'s).
 #[derive(Clone)]
-pub enum Evaluator {
-    /// A network (the compiled-in one, or an `EvalFile`'s).
-    Network(Arc<Network>),
-    /// The hand-written evaluation (`UseNNUE` off).
-    HandWritten,
-}
+pub struct Evaluator(pub Arc<Network>);
 
 impl Evaluator {
-    /// The network, unless the hand-written evaluation plays.
-    pub fn network(&self) -> Option<&Arc<Network>> {
-        match self {
-            Evaluator::Network(net) => Some(net),
-            Evaluator::HandWritten => None,
-        }
+    /// The network.
+    pub fn network(&self) -> &Arc<Network> {
+        &self.0
     }
 }
 
 impl Default for Evaluator {
     /// The net compiled into the binary.
     fn default() -> Evaluator {
-        Evaluator::Network(crate::nnue::default_network())
+        Evaluator(crate::nnue::default_network())
     }
 }
 
 impl std::fmt::Debug for Evaluator {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Evaluator::Network(net) => write!(f, "Network({:016x})", net.hash()),
-            Evaluator::HandWritten => f.write_str("HandWritten"),
-        }
+        write!(f, "Network({:016x})", self.0.hash())
     }
 }
 

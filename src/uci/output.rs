@@ -1,6 +1,6 @@
 //! Formatting engine data as UCI text. Pure functions from plain structs to strings.
 
-use crate::engine::{Breakdown, IterationReport, Position, Score, ScoreBound, TunableOption, Wdl};
+use crate::engine::{Evaluation, IterationReport, Position, Score, ScoreBound, TunableOption, Wdl};
 use crate::options::{EngineOptions, OptionKind, OPTIONS};
 use shakmaty::{CastlingMode, Move, Position as _};
 use std::fmt::Write as _;
@@ -130,35 +130,47 @@ pub fn board(pos: &Position) -> String {
     text
 }
 
-/// The `eval` command's last line: the network's view, and which of the two the search uses.
-pub fn network_eval_line(white_cp: i32, net_hash: u64, net_plays: bool) -> String {
-    let playing = if net_plays {
-        "what the search uses; the table above is the hand-written evaluation"
-    } else {
-        "not playing: the search uses the hand-written evaluation above"
-    };
-    format!(
-        "\nNetwork evaluation: {:+.2} (white side; net {net_hash:016x}, {playing})",
-        white_cp as f64 / 100.0
-    )
-}
-
-/// The `eval` command: each term for both sides, middlegame and endgame, then the total.
-pub fn eval_table(breakdown: &Breakdown) -> String {
-    let mut text = String::from("     Term      |    White    |    Black    |    Total\n");
-    text.push_str("               |   MG    EG  |   MG    EG  |   MG    EG\n");
-    text.push_str(" --------------+-------------+-------------+------------\n");
-    for term in &breakdown.terms {
-        let total = term.white - term.black;
-        let _ = writeln!(
-            text,
-            " {:>13} | {:5} {:5} | {:5} {:5} | {:5} {:5}",
-            term.name, term.white.mg, term.white.eg, term.black.mg, term.black.eg, total.mg, total.eg
-        );
+/// The `eval` command: the board with what the net makes of each piece (its score with the
+/// piece minus without it, White's view, in pawns), then the bucket and the scores.
+pub fn eval_trace(evaluation: &Evaluation) -> String {
+    let border = " +-------+-------+-------+-------+-------+-------+-------+-------+\n";
+    let mut text = String::from(
+        " What each piece is worth to the net: its score with the piece minus without it\n (pawns, White's view)\n\n",
+    );
+    text.push_str(border);
+    for rank in (0..8u32).rev() {
+        let squares = (0..8u32).map(|file| shakmaty::Square::new(rank * 8 + file));
+        let mut pieces = String::from(" |");
+        let mut values = String::from(" |");
+        for square in squares {
+            let symbol = evaluation.board.piece_at(square).map_or(' ', |p| p.char());
+            let _ = write!(pieces, "   {symbol}   |");
+            match evaluation.piece_value(square) {
+                Some(cp) => {
+                    let _ = write!(values, " {:+5.2} |", cp as f64 / 100.0);
+                }
+                None => values.push_str("       |"),
+            }
+        }
+        let _ = writeln!(text, "{pieces} {}", rank + 1);
+        let _ = writeln!(text, "{values}");
+        text.push_str(border);
     }
-    let _ = writeln!(text, "\nPhase: {} of {} (middlegame weight)", breakdown.phase, breakdown.phase_max);
-    let _ = writeln!(text, "Endgame scale: {} of 64", breakdown.scale);
-    let _ = write!(text, "Final evaluation: {:+.2} (white side)", breakdown.white_score as f64 / 100.0);
+    text.push_str("     a       b       c       d       e       f       g       h\n\n");
+    let pieces = evaluation.board.occupied().count();
+    let _ =
+        writeln!(text, "Output bucket: {} of {} ({pieces} pieces)", evaluation.bucket, evaluation.buckets);
+    let _ = writeln!(
+        text,
+        "Net evaluation: {:+.2} (white side; net {:016x})",
+        evaluation.network_white_cp as f64 / 100.0,
+        evaluation.net_hash
+    );
+    let _ = write!(
+        text,
+        "Final evaluation: {:+.2} (white side; the net's score scaled by the material left, as the search uses it)",
+        evaluation.search_white_cp as f64 / 100.0
+    );
     text
 }
 

@@ -20,7 +20,8 @@
 //! `format.rs` packs and unpacks a record, `io.rs` reads and writes files of them (and the text
 //! lines of the older datagen format), `filter.rs` decides which records a reader passes on,
 //! `results.rs` counts how games ended by material and score, `sidecar.rs` reads and writes the
-//! `FILE.progress` record of how a datagen file was made, and `tools.rs` holds the `patina-learn data`
+//! `FILE.progress` record of how a datagen file was made, `text.rs` reads the text lines as
+//! the WDL fit takes them, and `tools.rs` holds the `patina-learn data`
 //! verbs.
 
 mod filter;
@@ -28,6 +29,7 @@ mod format;
 mod io;
 pub mod results;
 mod sidecar;
+mod text;
 pub mod tools;
 
 pub use filter::{Filter, FilterError};
@@ -36,6 +38,7 @@ pub use io::{
     read_all, read_text_line, write_text_line, DataFormat, RecordReader, RecordWriter, TextLineError,
 };
 pub use sidecar::{recorded_checkpoint, sidecar_path, Checkpoint, SidecarError};
+pub use text::{read_data_line, DataLine, FileCounts, NO_POSITIONS};
 
 /// Records made from FENs and positions, for other modules' tests.
 #[cfg(test)]

@@ -1,11 +1,11 @@
 //! Reading the data a fit learns from: datagen's records (through the training filter: not in
 //! check, best move quiet, no mate score, as `patina-learn train` reads them) or the `FEN | score |
-//! result` lines of a `*.txt` file (parsed as `patina-learn tune` parses them), keeping only each
+//! result` lines of a `*.txt` file , keeping only each
 //! position's material, score and result, all from White's point of view.
 
 use super::FitError;
+use crate::data::{read_data_line, DataLine, FileCounts};
 use crate::data::{DataFormat, Filter, RecordReader};
-use crate::tune::{read_data_line, DataLine, FileCounts};
 use patina::wdl::{board_material, material};
 use std::io::{BufRead, BufReader};
 use std::path::Path;

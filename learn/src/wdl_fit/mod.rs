@@ -30,7 +30,7 @@ pub use newton::{fit, Fitted};
 pub use render::{render, Header};
 
 use crate::data::recorded_checkpoint;
-use crate::tune::{FileCounts, NO_POSITIONS};
+use crate::data::{FileCounts, NO_POSITIONS};
 use patina::wdl::Model;
 use std::fmt;
 use std::path::PathBuf;

@@ -4,7 +4,7 @@
 
 use super::newton::Fitted;
 use crate::data::Checkpoint;
-use crate::tune::FileCounts;
+use crate::data::FileCounts;
 use patina::wdl::{Cubic, MATERIAL_MAX};
 use std::path::PathBuf;
 

@@ -12,7 +12,7 @@ use super::material_scale::material_scaled;
 use super::params::*;
 use super::tt_scores::{bound_allows_cutoff, score_from_tt, score_to_tt};
 use super::{IterationReport, RootLine, Score, ScoreBound, SearchControl, SearchEvent, SearchLimits};
-use crate::eval::attacked_squares;
+use crate::attacks::attacked_squares;
 use crate::movepick::{gain_estimate, is_quiet, MovePicker, OrderingHints};
 use crate::nnue::Network;
 use crate::position::Position;
@@ -96,8 +96,8 @@ pub struct Worker<'a> {
     /// Depth of the iteration under way: extensions stop beyond twice this many plies.
     root_depth: i32,
     /// The evaluation network, fixed for the whole search (an `EvalFile` load waits for the
-    /// next); `None` while the hand-written evaluation plays.
-    network: Option<Arc<Network>>,
+    /// next).
+    network: Arc<Network>,
 }
 
 impl<'a> Worker<'a> {
@@ -130,7 +130,7 @@ impl<'a> Worker<'a> {
             completed_depth: 0,
             completed_lines: Vec::new(),
             stopped: false,
-            network: shared.limits.evaluator.network().cloned(),
+            network: Arc::clone(shared.limits.evaluator.network()),
             time_manager: TimeManager::init(shared.limits.time),
             history: memory.history,
             correction: memory.correction,
@@ -653,13 +653,8 @@ impl<'a> Worker<'a> {
 
     /// The static evaluation of the current position, side to move's view.
     fn static_eval(&mut self) -> i32 {
-        match &self.network {
-            Some(network) => {
-                let raw = self.pos.evaluate_network(network);
-                material_scaled(raw, self.pos.chess().board())
-            }
-            None => crate::eval::evaluate(self.pos.chess()),
-        }
+        let raw = self.pos.evaluate_network(&self.network);
+        material_scaled(raw, self.pos.chess().board())
     }
 
     /// Counts the node budget and checks stop conditions; true once the search must unwind.

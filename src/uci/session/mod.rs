@@ -205,13 +205,7 @@ impl<W: Write> Session<W> {
             },
             Command::Eval => match &self.position {
                 Some(pos) => {
-                    let evaluation = self.engine.evaluate(pos);
-                    let mut text = output::eval_table(&evaluation.breakdown);
-                    text.push_str(&output::network_eval_line(
-                        evaluation.network_white_cp,
-                        evaluation.net_hash,
-                        evaluation.net_plays,
-                    ));
+                    let text = output::eval_trace(&self.engine.evaluate(pos));
                     self.say(&text);
                 }
                 None => self.error("no valid position"),
@@ -291,15 +285,8 @@ impl<W: Write> Session<W> {
             _ => {}
         }
         match self.engine.apply(&change) {
-            Ok(Applied::NetChosen { hash, plays: true }) => {
+            Ok(Applied::NetChosen { hash }) => {
                 self.say(&format!("info string EvalFile: net {hash:016x} loaded"))
-            }
-            Ok(Applied::NetChosen { hash, plays: false }) => self.say(&format!(
-                "info string EvalFile: net {hash:016x} loaded; UseNNUE is false, so the hand-written evaluation plays"
-            )),
-            Ok(Applied::Evaluation { net_plays: true }) => self.say("info string UseNNUE: the net plays"),
-            Ok(Applied::Evaluation { net_plays: false }) => {
-                self.say("info string UseNNUE: the hand-written evaluation plays")
             }
             Ok(Applied::Done | Applied::LoadingTables | Applied::TablesDropped) => {}
             Err(error) => self.error(&error.to_string()),
