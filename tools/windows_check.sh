@@ -132,7 +132,7 @@ label=paths
 scratch=$root/target/wine-paths
 rm -rf "$scratch"
 mkdir -p "$scratch/my nets" "$scratch/tables a" "$scratch/tables b"
-cp "$root/nets/net3.nnue" "$scratch/my nets/net 3.nnue"
+cp "$root/tests/data/n8z.nnue" "$scratch/my nets/net 8z.nnue"
 syzygy=${SYZYGY:-$root/tests/data/syzygy}
 tables_a=0 tables_b=0
 if [[ -d $syzygy ]]; then
@@ -151,7 +151,7 @@ windows_path() { local p=${1//\//\\}; printf 'Z:%s' "$p"; }
 log_file="$scratch/my log.txt"
 start_engine $'\r\n'
 say "setoption name Debug Log File value $(windows_path "$log_file")"
-say "setoption name EvalFile value $(windows_path "$scratch/my nets/net 3.nnue")"
+say "setoption name EvalFile value $(windows_path "$scratch/my nets/net 8z.nnue")"
 await '^info string (error|EvalFile)' "EvalFile at a drive path" &&
     if [[ $line =~ ^info\ string\ EvalFile:\ net\ [0-9a-f]{16}\ loaded$ ]]; then
         pass "EvalFile at a drive path with spaces: $line"
