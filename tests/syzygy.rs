@@ -3,7 +3,7 @@
 //! `tbhits`, and missing or corrupt files are errors that never stop the engine.
 //!
 //! The tables in tests/data/syzygy are the 3- and 4-piece files these positions need (every
-//! capture and promotion included), copied from `../shared/syzygy`.
+//! capture and promotion included), copied from the standard Syzygy set.
 
 mod common;
 

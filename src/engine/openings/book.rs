@@ -1,4 +1,5 @@
-//! Opening books in EPD form: one position per line, as in `../shared/books/*.epd`.
+//! Opening books in EPD form: one position per line, as the common books (noob_3moves.epd and
+//! the like) ship them.
 //!
 //! A line holds the four FEN fields that say where the pieces are, whose turn it is, the
 //! castling rights and the en-passant square; the two move counters may follow, and anything
