@@ -65,8 +65,8 @@ enum CliCommand {
     Result {
         #[arg(long)]
         fen: Option<String>,
-        /// Moves in UCI notation, space separated, played from the start position or --fen.
-        #[arg(long, default_value = "")]
+        /// Moves played from the start position or --fen, in SAN or UCI (`"1. e4 e5 2. Nf3"`).
+        #[arg(long, default_value = "", allow_hyphen_values = true)]
         moves: String,
         #[arg(long)]
         chess960: bool,
@@ -220,9 +220,7 @@ fn analyze_position(
     limits: patina::analyze::AnalysisLimits,
 ) -> Result<(), ShellError> {
     use patina::analyze::position_report;
-    let start = setup(fen, "", false)?;
-    let moves = moves.unwrap_or("").split_whitespace();
-    let pos = position_report::play_moves(&start, moves)?;
+    let pos = setup(fen, moves.unwrap_or(""), false)?;
     Ok(position_report::run(&pos, &limits, &mut std::io::stdout())?)
 }
 
@@ -236,8 +234,8 @@ fn analyze_games(
     let start = std::time::Instant::now();
     let outcome = patina::analyze::run_pgn(&request, &mut std::io::stdout())?;
     eprintln!(
-        "analyze: {} games ({} cut short by a bad move or FEN) in {:.1} s",
-        outcome.games,
+        "analyze: {} ({} cut short by a bad move or FEN) in {:.1} s",
+        patina::analyze::notation::counted(outcome.games, "game", "games"),
         outcome.broken_games,
         start.elapsed().as_secs_f64()
     );
@@ -287,13 +285,14 @@ fn load_options(path: Option<&std::path::Path>) -> Result<EngineOptions, ShellEr
     EngineOptions::from_toml(&text).map_err(|error| ShellError::Config { path: path.to_path_buf(), error })
 }
 
+/// `fen` (or the start position) after `moves`, in SAN or UCI with or without move numbers.
 fn setup(fen: Option<&str>, moves: &str, chess960: bool) -> Result<Position, ShellError> {
     let base = match fen {
         Some(fen) => Position::from_fen(fen, chess960)?,
         None if chess960 => Position::startpos(shakmaty::CastlingMode::Chess960),
         None => Position::default(),
     };
-    Ok(base.play_uci_moves(moves.split_whitespace())?)
+    Ok(patina::analyze::position_report::play_moves(&base, moves.split_whitespace())?)
 }
 
 /// The command line as typed, for the generated file's header (`patina` for the program).
@@ -419,7 +418,7 @@ fn main() -> ExitCode {
         Some(CliCommand::Perft { depth, fen, chess960 }) => match setup(fen.as_deref(), "", chess960) {
             Ok(mut pos) => {
                 let start = std::time::Instant::now();
-                let mut total = 0;
+                let mut total = u64::from(depth == 0); // perft(0) = 1: the position itself
                 for (m, nodes) in patina::perft::divide(&mut pos, depth) {
                     println!("{}: {nodes}", pos.uci(m));
                     total += nodes;

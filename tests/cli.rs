@@ -91,9 +91,22 @@ fn result_judges_fens_and_move_lists() {
         stdout(&patina(&["result", "--fen", wall])).trim(),
         "info string result 1/2-1/2 dead-position"
     );
+    // SAN and move numbers, as `analyze` reads them.
+    assert_eq!(
+        stdout(&patina(&["result", "--moves", "1.f3 e5 2. g4 Qh4#"])).trim(),
+        "info string result 0-1 checkmate"
+    );
     let bad = patina(&["result", "--moves", "e2e4 e2e4"]);
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("illegal move 'e2e4' at ply 2"));
+}
+
+#[test]
+fn perft_zero_counts_the_position_itself() {
+    let text = stdout(&patina(&["perft", "0"]));
+    assert!(text.trim_end().ends_with("Nodes searched: 1"), "{text}");
+    let text = stdout(&patina(&["go perft 0"]));
+    assert_eq!(text.trim(), "Nodes searched: 1");
 }
 
 #[test]

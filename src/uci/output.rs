@@ -84,6 +84,12 @@ pub fn progress(nodes: u64, elapsed: std::time::Duration, hashfull: u32) -> Stri
     format!("info nodes {nodes} nps {nps} hashfull {hashfull} time {}", elapsed.as_millis())
 }
 
+/// A count and its noun: `1 table file`, `2 table files`.
+pub fn counted(count: impl Into<u64>, one: &str, many: &str) -> String {
+    let count = count.into();
+    format!("{count} {}", if count == 1 { one } else { many })
+}
+
 /// `bestmove e2e4 [ponder e7e5]`.
 pub fn bestmove(best: Move, ponder: Option<Move>, mode: CastlingMode) -> String {
     match ponder {
