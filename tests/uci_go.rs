@@ -1,17 +1,19 @@
 //! Every form of `go` ends in exactly one legal `bestmove` (depth, nodes, clocks, movetime,
 //! tiny and negative clocks, mate, searchmoves), MultiPV reports distinct lines, fixed-node
 //! searches are reproducible, and two threads answer legally and stop promptly, as do 8 and 16
-//! on two cores.
+//! on two cores. A long search names the root move it is on (`currmove`).
 //!
-//! Searches are kept short (depth <= 8, a few hundred milliseconds, nodes <= 200k) because CI
-//! shares two cores. Latency bounds go through `common::assert_latency` (generous unless
+//! Searches are kept short (depth <= 8, a few hundred milliseconds, nodes <= 200k; `currmove`
+//! needs one of 4.5 s) because CI shares two cores. Latency bounds go through `common::assert_latency` (generous unless
 //! `PATINA_STRICT_TIMING=1`); clock bounds that decide a game (answering inside our own clock)
 //! stay as they are.
 
 mod common;
 
 use common::uci::*;
-use common::{assert_exit_within, assert_latency, field, ms, pv, score, timing, EngineProcess, QUICK};
+use common::{
+    assert_exit_within, assert_latency, field, ms, pv, score, timing, EngineProcess, QUICK, SEARCH,
+};
 use std::collections::BTreeSet;
 use std::time::Duration;
 
@@ -114,6 +116,30 @@ fn searchmoves_restricts_the_root() {
         assert!(["a2a3", "h2h3"].contains(&pv(info)[0]), "pv outside searchmoves: {info}");
     }
     assert_eq!(search.last_depth(), 5);
+}
+
+// `currmove`: after three seconds the main thread names the root move it searches, then each
+// as it starts.
+
+#[test]
+fn a_long_search_reports_the_root_move_it_is_on() {
+    let mut engine = EngineProcess::spawn();
+    engine.send("position startpos moves e2e4");
+    let legal = engine.legal_moves();
+    engine.send("go movetime 4500");
+    let (first, after) = engine.expect_line(|l| l.starts_with("info currmove"), Duration::from_secs(10));
+    assert!(after >= Duration::from_millis(2900), "currmove after {after:?}, before three seconds");
+    let search_lines = engine.lines_until(|l| l.starts_with("bestmove"), SEARCH);
+    let currmoves: Vec<&str> = std::iter::once(first.as_str())
+        .chain(search_lines.iter().map(String::as_str).filter(|l| l.starts_with("info currmove")))
+        .collect();
+    for line in &currmoves {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!((tokens.len(), tokens[1], tokens[3]), (5, "currmove", "currmovenumber"), "{line}");
+        assert!(legal.contains(tokens[2]), "{line}");
+        let number: usize = tokens[4].parse().expect("a number");
+        assert!((1..=legal.len()).contains(&number), "{line}");
+    }
 }
 
 // 6. MultiPV.

@@ -303,11 +303,13 @@ impl Engine {
                 let send = |event: EngineEvent| {
                     let _ = events.send(event);
                 };
-                let report = |event: SearchEvent| {
-                    let SearchEvent::Iteration(report) = event;
-                    if report.multipv <= reporting.shown_lines {
-                        send(EngineEvent::Iteration { wdl: reporting.view.of(report.score), report });
+                let report = |event: SearchEvent| match event {
+                    SearchEvent::Iteration(report) => {
+                        if report.multipv <= reporting.shown_lines {
+                            send(EngineEvent::Iteration { wdl: reporting.view.of(report.score), report });
+                        }
                     }
+                    SearchEvent::RootMove { mv, number } => send(EngineEvent::RootMove { mv, number }),
                 };
                 let searched = search_with_memory(&pos, &limits, &tt, &memory, &thread_control, &report);
                 let Some(outcome) = searched else { return };

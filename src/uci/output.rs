@@ -84,6 +84,11 @@ pub fn progress(nodes: u64, elapsed: std::time::Duration, hashfull: u32) -> Stri
     format!("info nodes {nodes} nps {nps} hashfull {hashfull} time {}", elapsed.as_millis())
 }
 
+/// `info currmove e2e4 currmovenumber 3`: the root move a long search is on.
+pub fn current_move(m: Move, number: usize, mode: CastlingMode) -> String {
+    format!("info currmove {} currmovenumber {number}", move_text(m, mode))
+}
+
 /// A count and its noun: `1 table file`, `2 table files`.
 pub fn counted(count: impl Into<u64>, one: &str, many: &str) -> String {
     let count = count.into();
@@ -182,6 +187,13 @@ mod tests {
         assert!(text.contains("option name Clear Hash type button"));
         assert!(text.contains("option name UCI_Chess960 type check default false"));
         assert!(text.ends_with("uciok"));
+    }
+
+    #[test]
+    fn current_move_names_the_move_and_its_number() {
+        let pos = Position::default();
+        let g1f3 = pos.parse_uci_move("g1f3").unwrap();
+        assert_eq!(current_move(g1f3, 7, CastlingMode::Standard), "info currmove g1f3 currmovenumber 7");
     }
 
     #[test]

@@ -112,6 +112,10 @@ impl<W: Write> Session<W> {
                 let line = output::iteration(&report, mode, wdl);
                 self.say(&line);
             }
+            EngineEvent::RootMove { mv, number } => {
+                let line = output::current_move(mv, number, mode);
+                self.say(&line);
+            }
             EngineEvent::TablebaseFailure(failure) => self.error(&format!("Syzygy: {failure}")),
             EngineEvent::LimitedChoice { elo, played, best } => {
                 if self.debug {
