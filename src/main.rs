@@ -6,7 +6,7 @@
 
 use patina::learn::cli as cli_learning;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use patina::analyze::AnalyzeError;
 use patina::learn::tune::TuneRequest;
 use patina::learn::wdl_fit::FitRequest;
@@ -324,8 +324,15 @@ fn wdl_fit(request: FitRequest) -> ExitCode {
     }
 }
 
+/// Parses the command line; `--version` also names the commit and the net's vector width.
+fn parse_command_line() -> Cli {
+    let version = format!("{} (net loops: {})", patina::engine::VERSION, patina::engine::vector_width());
+    let matches = Cli::command().version(version).get_matches();
+    Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit())
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = parse_command_line();
     let options = match load_options(cli.config.as_deref()) {
         Ok(options) => options,
         Err(error) => {

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 /// The `id`/`option`/`uciok` block answering `uci`.
 pub fn handshake(options: &EngineOptions, tunables: &[TunableOption]) -> String {
-    let mut text = format!("id name Patina {}\nid author the Patina developers\n", env!("CARGO_PKG_VERSION"));
+    let mut text = format!("id name {}\nid author the Patina developers\n", crate::engine::NAME);
     for spec in &OPTIONS {
         let default = spec.current(options).to_uci();
         let _ = match spec.kind {
