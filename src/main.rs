@@ -2,7 +2,9 @@
 //! stdin/stdout; subcommands run the benchmark, perft, the game-result judge, analysis of a
 //! position or of PGN games, self-play data generation, evaluation tuning and the win/draw/loss
 //! model's fit. Any other arguments are UCI commands, one per argument, run in order before the
-//! program exits (OpenBench runs `patina "genfens N seed S book B" "quit"`).
+//! program exits (OpenBench runs `patina "genfens N seed S book B" "quit"`); it exits 1 when one
+//! was refused, and a first argument that is neither a subcommand nor a UCI command is a usage
+//! error (exit 2) naming the nearest of them.
 
 use patina::learn::cli as cli_learning;
 
@@ -331,6 +333,22 @@ fn parse_command_line() -> Cli {
     Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit())
 }
 
+/// A usage error (exit status 2) when the first argument is neither a subcommand nor a UCI
+/// command (`patina analyse`), suggesting the nearest name.
+fn unknown_first_command(lines: &[String]) -> Option<clap::Error> {
+    use patina::uci::command::{is_command, nearest_name, COMMAND_NAMES};
+    let word = lines.first()?.split_whitespace().next()?;
+    if is_command(word) {
+        return None;
+    }
+    let mut cli = Cli::command();
+    let subcommands: Vec<String> = cli.get_subcommands().map(|c| c.get_name().to_string()).collect();
+    let names = subcommands.iter().map(String::as_str).chain(COMMAND_NAMES);
+    let hint = nearest_name(word, names).map(|name| format!("; did you mean '{name}'?")).unwrap_or_default();
+    let message = format!("'{word}' is neither a subcommand nor a UCI command{hint}");
+    Some(cli.error(clap::error::ErrorKind::InvalidSubcommand, message))
+}
+
 fn main() -> ExitCode {
     let cli = parse_command_line();
     let options = match load_options(cli.config.as_deref()) {
@@ -346,9 +364,13 @@ fn main() -> ExitCode {
                 patina::uci::run(options, std::io::BufReader::new(std::io::stdin()), std::io::stdout());
             ExitCode::from(code as u8)
         }
-        Some(CliCommand::UciLines(lines)) => {
-            ExitCode::from(patina::uci::run_lines(options, &lines, std::io::stdout()) as u8)
-        }
+        Some(CliCommand::UciLines(lines)) => match unknown_first_command(&lines) {
+            Some(error) => {
+                let _ = error.print();
+                ExitCode::from(2)
+            }
+            None => ExitCode::from(patina::uci::run_lines(options, &lines, std::io::stdout()) as u8),
+        },
         Some(CliCommand::Datagen(args)) => cli_learning::datagen(args),
         Some(CliCommand::Tune {
             data,

@@ -1,5 +1,5 @@
 //! The command-line interface: `bench`, `perft`, `result`, `data results` and `--config`, run
-//! as a user would; `--version`.
+//! as a user would; exit statuses (a typo, a refused UCI command) and `--version`.
 
 use std::process::{Command, Output};
 
@@ -107,6 +107,25 @@ fn perft_zero_counts_the_position_itself() {
     assert!(text.trim_end().ends_with("Nodes searched: 1"), "{text}");
     let text = stdout(&patina(&["go perft 0"]));
     assert_eq!(text.trim(), "Nodes searched: 1");
+}
+
+#[test]
+fn a_typo_for_a_subcommand_is_a_usage_error_with_a_suggestion() {
+    let output = patina(&["analyse", "--depth", "5"]);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("'analyse'") && stderr.contains("did you mean 'analyze'?"), "{stderr}");
+    assert!(stdout(&output).is_empty(), "no UCI command ran: {}", stdout(&output));
+}
+
+#[test]
+fn a_refused_uci_argument_fails_the_run() {
+    let output = patina(&["isready", "position startpos moves e2e5", "isready"]);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let text = stdout(&output);
+    assert_eq!(text.lines().filter(|l| *l == "readyok").count(), 2, "the lines after it still run: {text}");
+    assert!(text.contains("info string error: "), "{text}");
+    assert!(patina(&["isready", "position startpos moves e2e4"]).status.success());
 }
 
 /// `git rev-parse --short HEAD` of this checkout, when the crate is one (what `build.rs` names

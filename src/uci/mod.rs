@@ -59,6 +59,7 @@ pub fn run(options: EngineOptions, input: impl BufRead + Send + 'static, output:
 /// Runs `lines` as UCI commands, in order, then exits as at end of input (`patina "CMD" ...`).
 /// Unlike a GUI's input, each long job (`bench`, `go perft`, `genfens`, a table load) ends
 /// before the next line is read, so `patina "genfens 10" "quit"` prints all ten openings.
+/// Returns 1 when a line was refused (an `info string error`), else 0.
 pub fn run_lines(options: EngineOptions, lines: &[String], output: impl Write) -> i32 {
     let input = std::io::Cursor::new(lines.join("\n").into_bytes());
     run_loop(options, input, output, true)
@@ -78,6 +79,7 @@ fn run_loop(
             return 1;
         }
     };
+    let exit_code = |session: &Session<_>| i32::from(one_job_at_a_time && session.has_refused());
     // Also wakes the loop while a long search is quiet: it prints progress, and a failed write
     // (the GUI died) ends the engine instead of leaving it searching for nobody.
     let ticks = tick(std::time::Duration::from_millis(250));
@@ -93,7 +95,7 @@ fn run_loop(
         let waiting = (session.is_busy() && (one_job_at_a_time || input_ended)) || session.owes_readyok();
         if input_ended && !waiting {
             session.shutdown();
-            return 0;
+            return exit_code(&session);
         }
         let input = if waiting { &no_lines } else { &lines };
         let flow = select! {
@@ -118,7 +120,7 @@ fn run_loop(
         };
         if flow == Flow::Quit {
             session.shutdown();
-            return 0;
+            return exit_code(&session);
         }
     }
 }

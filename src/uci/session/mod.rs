@@ -64,6 +64,8 @@ pub struct Session<W: Write> {
     job_mode: CastlingMode,
     /// `isready`s that wait for a setting to be in force (a `SyzygyPath` load).
     ready_owed: usize,
+    /// A command was refused (an `info string error` went out).
+    refused: bool,
 }
 
 impl<W: Write> Session<W> {
@@ -93,6 +95,7 @@ impl<W: Write> Session<W> {
             job_events: channels.job_events.clone(),
             job_mode: mode,
             ready_owed: 0,
+            refused: false,
         };
         Ok((session, channels))
     }
@@ -135,7 +138,14 @@ impl<W: Write> Session<W> {
             Some((cut, _)) => format!("{}...", &message[..cut]),
             None => message.to_string(),
         };
+        self.refused = true;
         self.say(&format!("info string error: {shown}"));
+    }
+
+    /// Whether any command was refused with an `info string error` (a script of commands
+    /// then exits with a failure).
+    pub fn has_refused(&self) -> bool {
+        self.refused
     }
 
     fn flow(&self) -> Flow {
