@@ -26,9 +26,8 @@ pub(super) struct PendingGo {
 
 impl<W: Write> Session<W> {
     pub(super) fn go(&mut self, params: GoParams) {
-        // A GUI that sends `go` before stopping the last one still gets both answers, in order
-        // (unless the last one was a ponder search it has evidently given up on).
-        self.abandon_ponder();
+        // A GUI that sends `go` before stopping the last one still gets both answers, in order:
+        // a finite search has already ended (`turns.rs`), `go infinite` or `go ponder` ends now.
         self.settle_search();
         self.end_job();
         let Some(pos) = self.position.clone() else {
