@@ -1,9 +1,12 @@
 //! `patina`: the command-line shell over the library. With no arguments it speaks UCI on
 //! stdin/stdout; subcommands run the benchmark, perft, the game-result judge and analysis of a
-//! position or of PGN games (the learning tools are `patina-learn`, in `learn/`). Any other arguments are UCI commands, one per argument, run in order before the
-//! program exits (OpenBench runs `patina "genfens N seed S book B" "quit"`).
+//! position or of PGN games (the learning tools are `patina-learn`, in `learn/`). Any other
+//! arguments are UCI commands, one per argument, run in order before the program exits
+//! (OpenBench runs `patina "genfens N seed S book B" "quit"`); it exits 1 when one was refused,
+//! and a first argument that is neither a subcommand nor a UCI command is a usage error (exit
+//! 2) naming the nearest of them.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use patina::analyze::AnalyzeError;
 use patina::options::{EngineOptions, OptionError};
 use patina::position::{Position, PositionError};
@@ -60,8 +63,8 @@ enum CliCommand {
     Result {
         #[arg(long)]
         fen: Option<String>,
-        /// Moves in UCI notation, space separated, played from the start position or --fen.
-        #[arg(long, default_value = "")]
+        /// Moves played from the start position or --fen, in SAN or UCI (`"1. e4 e5 2. Nf3"`).
+        #[arg(long, default_value = "", allow_hyphen_values = true)]
         moves: String,
         #[arg(long)]
         chess960: bool,
@@ -142,9 +145,7 @@ fn analyze_position(
     limits: patina::analyze::AnalysisLimits,
 ) -> Result<(), ShellError> {
     use patina::analyze::position_report;
-    let start = setup(fen, "", false)?;
-    let moves = moves.unwrap_or("").split_whitespace();
-    let pos = position_report::play_moves(&start, moves)?;
+    let pos = setup(fen, moves.unwrap_or(""), false)?;
     Ok(position_report::run(&pos, &limits, &mut std::io::stdout())?)
 }
 
@@ -158,8 +159,8 @@ fn analyze_games(
     let start = std::time::Instant::now();
     let outcome = patina::analyze::run_pgn(&request, &mut std::io::stdout())?;
     eprintln!(
-        "analyze: {} games ({} cut short by a bad move or FEN) in {:.1} s",
-        outcome.games,
+        "analyze: {} ({} cut short by a bad move or FEN) in {:.1} s",
+        patina::analyze::notation::counted(outcome.games, "game", "games"),
         outcome.broken_games,
         start.elapsed().as_secs_f64()
     );
@@ -209,17 +210,41 @@ fn load_options(path: Option<&std::path::Path>) -> Result<EngineOptions, ShellEr
     EngineOptions::from_toml(&text).map_err(|error| ShellError::Config { path: path.to_path_buf(), error })
 }
 
+/// `fen` (or the start position) after `moves`, in SAN or UCI with or without move numbers.
 fn setup(fen: Option<&str>, moves: &str, chess960: bool) -> Result<Position, ShellError> {
     let base = match fen {
         Some(fen) => Position::from_fen(fen, chess960)?,
         None if chess960 => Position::startpos(shakmaty::CastlingMode::Chess960),
         None => Position::default(),
     };
-    Ok(base.play_uci_moves(moves.split_whitespace())?)
+    Ok(patina::analyze::position_report::play_moves(&base, moves.split_whitespace())?)
+}
+
+/// Parses the command line; `--version` also names the commit and the net's vector width.
+fn parse_command_line() -> Cli {
+    let version = format!("{} (net loops: {})", patina::engine::VERSION, patina::engine::vector_width());
+    let matches = Cli::command().version(version).get_matches();
+    Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit())
+}
+
+/// A usage error (exit status 2) when the first argument is neither a subcommand nor a UCI
+/// command (`patina analyse`), suggesting the nearest name.
+fn unknown_first_command(lines: &[String]) -> Option<clap::Error> {
+    use patina::uci::command::{is_command, nearest_name, COMMAND_NAMES};
+    let word = lines.first()?.split_whitespace().next()?;
+    if is_command(word) {
+        return None;
+    }
+    let mut cli = Cli::command();
+    let subcommands: Vec<String> = cli.get_subcommands().map(|c| c.get_name().to_string()).collect();
+    let names = subcommands.iter().map(String::as_str).chain(COMMAND_NAMES);
+    let hint = nearest_name(word, names).map(|name| format!("; did you mean '{name}'?")).unwrap_or_default();
+    let message = format!("'{word}' is neither a subcommand nor a UCI command{hint}");
+    Some(cli.error(clap::error::ErrorKind::InvalidSubcommand, message))
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = parse_command_line();
     let options = match load_options(cli.config.as_deref()) {
         Ok(options) => options,
         Err(error) => {
@@ -233,9 +258,13 @@ fn main() -> ExitCode {
                 patina::uci::run(options, std::io::BufReader::new(std::io::stdin()), std::io::stdout());
             ExitCode::from(code as u8)
         }
-        Some(CliCommand::UciLines(lines)) => {
-            ExitCode::from(patina::uci::run_lines(options, &lines, std::io::stdout()) as u8)
-        }
+        Some(CliCommand::UciLines(lines)) => match unknown_first_command(&lines) {
+            Some(error) => {
+                let _ = error.print();
+                ExitCode::from(2)
+            }
+            None => ExitCode::from(patina::uci::run_lines(options, &lines, std::io::stdout()) as u8),
+        },
         Some(CliCommand::Analyze(args)) => analyze(args),
         Some(CliCommand::Spsa) => {
             for tunable in patina::search::TUNABLES {
@@ -276,7 +305,7 @@ fn main() -> ExitCode {
         Some(CliCommand::Perft { depth, fen, chess960 }) => match setup(fen.as_deref(), "", chess960) {
             Ok(mut pos) => {
                 let start = std::time::Instant::now();
-                let mut total = 0;
+                let mut total = u64::from(depth == 0); // perft(0) = 1: the position itself
                 for (m, nodes) in patina::perft::divide(&mut pos, depth) {
                     println!("{}: {nodes}", pos.uci(m));
                     total += nodes;

@@ -19,7 +19,8 @@ fn stderr(output: &Output) -> String {
 
 #[test]
 fn position_mode_prints_the_board_and_san_lines_with_wdl() {
-    let output = patina(&["analyze", "--moves", "1. e4 e5 2. Nf3", "--nodes", "5000"]);
+    // Move numbers with or without a space after them.
+    let output = patina(&["analyze", "--moves", "1.e4 e5 2. Nf3", "--nodes", "5000"]);
     assert!(output.status.success(), "{}", stderr(&output));
     let text = stdout(&output);
     assert!(text.contains("8 │ ♜ ♞ ♝ ♛ ♚ ♝ ♞ ♜ │"), "{text}");

@@ -1,5 +1,5 @@
 //! The command-line interface: `bench`, `perft`, `result`, `data results` and `--config`, run
-//! as a user would.
+//! as a user would; exit statuses (a typo, a refused UCI command) and `--version`.
 
 use std::process::{Command, Output};
 
@@ -91,9 +91,73 @@ fn result_judges_fens_and_move_lists() {
         stdout(&patina(&["result", "--fen", wall])).trim(),
         "info string result 1/2-1/2 dead-position"
     );
+    // SAN and move numbers, as `analyze` reads them.
+    assert_eq!(
+        stdout(&patina(&["result", "--moves", "1.f3 e5 2. g4 Qh4#"])).trim(),
+        "info string result 0-1 checkmate"
+    );
     let bad = patina(&["result", "--moves", "e2e4 e2e4"]);
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("illegal move 'e2e4' at ply 2"));
+}
+
+#[test]
+fn perft_zero_counts_the_position_itself() {
+    let text = stdout(&patina(&["perft", "0"]));
+    assert!(text.trim_end().ends_with("Nodes searched: 1"), "{text}");
+    let text = stdout(&patina(&["go perft 0"]));
+    assert_eq!(text.trim(), "Nodes searched: 1");
+}
+
+#[test]
+fn a_typo_for_a_subcommand_is_a_usage_error_with_a_suggestion() {
+    let output = patina(&["analyse", "--depth", "5"]);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("'analyse'") && stderr.contains("did you mean 'analyze'?"), "{stderr}");
+    assert!(stdout(&output).is_empty(), "no UCI command ran: {}", stdout(&output));
+}
+
+#[test]
+fn a_refused_uci_argument_fails_the_run() {
+    let output = patina(&["isready", "position startpos moves e2e5", "isready"]);
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let text = stdout(&output);
+    assert_eq!(text.lines().filter(|l| *l == "readyok").count(), 2, "the lines after it still run: {text}");
+    assert!(text.contains("info string error: "), "{text}");
+    assert!(patina(&["isready", "position startpos moves e2e4"]).status.success());
+}
+
+/// `git rev-parse --short HEAD` of this checkout, when the crate is one (what `build.rs` names
+/// the build by); `None` without git or outside a checkout of its own.
+fn checkout_commit() -> Option<String> {
+    let git = |args: &[&str]| {
+        let output = Command::new("git").args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().ok()?;
+        let text = String::from_utf8(output.stdout).ok()?.trim().to_string();
+        (output.status.success() && !text.is_empty()).then_some(text)
+    };
+    let top = std::fs::canonicalize(git(&["rev-parse", "--show-toplevel"])?).ok()?;
+    let own = std::fs::canonicalize(env!("CARGO_MANIFEST_DIR")).ok()?;
+    (top == own).then(|| git(&["rev-parse", "--short", "HEAD"])).flatten()
+}
+
+#[test]
+fn version_and_id_name_say_which_build_this_is() {
+    let version = stdout(&patina(&["--version"]));
+    let id_name = stdout(&patina(&["uci"]));
+    let id_name = id_name.lines().find(|l| l.starts_with("id name ")).expect("an id name line");
+    let expected = format!("patina {}", env!("CARGO_PKG_VERSION"));
+    assert!(version.starts_with(&expected), "{version}");
+    assert!(id_name.starts_with(&format!("id name Patina {}", env!("CARGO_PKG_VERSION"))), "{id_name}");
+    let widths = ["AVX-512", "AVX2", "SSE2", "NEON", "scalar"];
+    assert!(widths.iter().any(|w| version.trim_end().ends_with(&format!("(net loops: {w})"))), "{version}");
+    match checkout_commit() {
+        Some(commit) => {
+            assert!(version.contains(&format!(" {commit} ")), "{version} lacks {commit}");
+            assert!(id_name.contains(&format!(" {commit} ")), "{id_name} lacks {commit}");
+        }
+        None => eprintln!("not a git checkout: the version alone names the build"),
+    }
 }
 
 #[test]

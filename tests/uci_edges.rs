@@ -1,7 +1,8 @@
 //! The protocol's edges, over pipes to the real binary: `isready` after a setting answers once
 //! it is in force (and at once while a search or a job runs), and `quit` and the end of input
 //! keep their answers: a search they stop still prints its `bestmove`, end of input lets a job
-//! finish, `quit` cuts a job short and says so.
+//! finish (and a search waiting its turn start), `quit` cuts a job short and says so; a finite
+//! `go` given as an argument runs to its limit.
 
 mod common;
 
@@ -112,9 +113,24 @@ fn quit_during_ponder_answers_the_ponder_search() {
 }
 
 #[test]
-fn a_go_given_as_an_argument_is_cut_short_and_answered() {
-    let output = patina(&["position startpos", "go depth 30"]);
+fn a_finite_go_given_as_an_argument_runs_to_its_limit() {
+    let output = patina(&["position startpos", "go depth 9"]);
     let text = String::from_utf8(output.stdout).expect("utf-8");
     assert!(output.status.success());
+    assert!(text.lines().any(|l| l.starts_with("info depth 9 ")), "{text}");
     assert_eq!(text.lines().filter(|l| l.starts_with("bestmove")).count(), 1, "{text}");
+    // The lines after it wait for it too, and `go infinite` ends with the arguments.
+    let output = patina(&["position startpos", "go depth 8", "go infinite"]);
+    let text = String::from_utf8(output.stdout).expect("utf-8");
+    assert!(output.status.success());
+    assert!(text.lines().any(|l| l.starts_with("info depth 8 ")), "{text}");
+    assert_eq!(text.lines().filter(|l| l.starts_with("bestmove")).count(), 2, "{text}");
+}
+
+#[test]
+fn a_script_piped_in_runs_its_searches_in_turn() {
+    // The end of input stops only the last search, as if the lines had been typed.
+    let output = piped("position startpos\ngo depth 9\nposition startpos moves e2e4\ngo depth 30\n");
+    assert!(output.lines().any(|l| l.starts_with("info depth 9 ")), "{output}");
+    assert_eq!(output.lines().filter(|l| l.starts_with("bestmove")).count(), 2, "{output}");
 }

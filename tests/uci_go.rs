@@ -1,17 +1,20 @@
 //! Every form of `go` ends in exactly one legal `bestmove` (depth, nodes, clocks, movetime,
 //! tiny and negative clocks, mate, searchmoves), MultiPV reports distinct lines, fixed-node
 //! searches are reproducible, and two threads answer legally and stop promptly, as do 8 and 16
-//! on two cores.
+//! on two cores. A `go` sent during a finite search waits its turn while `isready` and `stop`
+//! answer at once, and a long search names the root move it is on (`currmove`).
 //!
-//! Searches are kept short (depth <= 8, a few hundred milliseconds, nodes <= 200k) because CI
-//! shares two cores. Latency bounds go through `common::assert_latency` (generous unless
+//! Searches are kept short (depth <= 10, a few hundred milliseconds, nodes <= 200k; `currmove`
+//! needs one of 4.5 s) because CI shares two cores. Latency bounds go through `common::assert_latency` (generous unless
 //! `PATINA_STRICT_TIMING=1`); clock bounds that decide a game (answering inside our own clock)
 //! stay as they are.
 
 mod common;
 
 use common::uci::*;
-use common::{assert_exit_within, assert_latency, field, ms, pv, score, timing, EngineProcess, QUICK};
+use common::{
+    assert_exit_within, assert_latency, field, ms, pv, score, timing, EngineProcess, QUICK, SEARCH,
+};
 use std::collections::BTreeSet;
 use std::time::Duration;
 
@@ -114,6 +117,102 @@ fn searchmoves_restricts_the_root() {
         assert!(["a2a3", "h2h3"].contains(&pv(info)[0]), "pv outside searchmoves: {info}");
     }
     assert_eq!(search.last_depth(), 5);
+}
+
+// A `go` waits its turn (issue 88).
+
+/// The lines up to and including the next `bestmove`, which must come within `timeout`.
+fn until_bestmove(engine: &mut EngineProcess, timeout: Duration) -> Vec<String> {
+    engine.lines_until(|l| l.starts_with("bestmove"), timeout)
+}
+
+/// The move of the `bestmove` line that ends `lines`.
+fn played(lines: &[String]) -> &str {
+    lines.last().and_then(|l| l.split_whitespace().nth(1)).unwrap_or_default()
+}
+
+#[test]
+fn back_to_back_searches_each_run_to_their_limit() {
+    let mut engine = EngineProcess::spawn();
+    let after_e4 = {
+        engine.send("position startpos moves e2e4");
+        engine.legal_moves()
+    };
+    for line in ["position startpos", "go depth 10", "position startpos moves e2e4", "go depth 10"] {
+        engine.send(line);
+    }
+    for (search, legal) in [("first", None), ("second", Some(&after_e4))] {
+        let lines = until_bestmove(&mut engine, SEARCH);
+        let reached = lines.iter().any(|l| l.starts_with("info depth 10 ") && !l.contains("bound"));
+        assert!(reached, "the {search} search stopped short of depth 10: {lines:?}");
+        let played = played(&lines);
+        assert!(legal.is_none_or(|legal| legal.contains(played)), "{search} played {played}");
+    }
+    let after = engine.lines_during(Duration::from_millis(200));
+    assert!(after.iter().all(|l| !l.starts_with("bestmove")), "a stray bestmove: {after:?}");
+    engine.assert_ready();
+}
+
+#[test]
+fn while_a_go_waits_isready_and_stop_answer_at_once() {
+    let mut engine = EngineProcess::spawn();
+    let after_d4 = {
+        engine.send("position startpos moves d2d4");
+        engine.legal_moves()
+    };
+    engine.send("position startpos");
+    engine.send("go depth 60");
+    engine.expect_line(|l| l.starts_with("info depth"), QUICK);
+    engine.send("position startpos moves d2d4");
+    engine.send("go depth 60");
+    engine.send("isready");
+    let lines = engine.lines_until(|l| l == "readyok", QUICK);
+    assert!(lines.iter().all(|l| !l.starts_with("bestmove")), "isready cut the search short: {lines:?}");
+    assert_latency("isready while a go waits", engine.since_send(), || engine.assert_ready());
+    // `stop` answers the running search and the waiting one: two bestmoves, at once.
+    engine.send("stop");
+    until_bestmove(&mut engine, QUICK);
+    let second = until_bestmove(&mut engine, QUICK);
+    assert!(after_d4.contains(played(&second)), "a reply to 1. d4: {second:?}");
+    engine.assert_ready();
+}
+
+#[test]
+fn a_go_during_go_infinite_answers_it_and_starts() {
+    let mut engine = EngineProcess::spawn();
+    engine.send("position startpos");
+    engine.send("go infinite");
+    engine.expect_line(|l| l.starts_with("info depth"), QUICK);
+    engine.send("go depth 4");
+    // The infinite search's answer first, at once, then the new search's.
+    until_bestmove(&mut engine, QUICK);
+    let search = until_bestmove(&mut engine, SEARCH);
+    assert!(search.iter().any(|l| l.starts_with("info depth 4 ")), "{search:?}");
+    engine.assert_ready();
+}
+
+// `currmove`: after three seconds the main thread names the root move it searches, then each
+// as it starts.
+
+#[test]
+fn a_long_search_reports_the_root_move_it_is_on() {
+    let mut engine = EngineProcess::spawn();
+    engine.send("position startpos moves e2e4");
+    let legal = engine.legal_moves();
+    engine.send("go movetime 4500");
+    let (first, after) = engine.expect_line(|l| l.starts_with("info currmove"), Duration::from_secs(10));
+    assert!(after >= Duration::from_millis(2900), "currmove after {after:?}, before three seconds");
+    let search_lines = engine.lines_until(|l| l.starts_with("bestmove"), SEARCH);
+    let currmoves: Vec<&str> = std::iter::once(first.as_str())
+        .chain(search_lines.iter().map(String::as_str).filter(|l| l.starts_with("info currmove")))
+        .collect();
+    for line in &currmoves {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!((tokens.len(), tokens[1], tokens[3]), (5, "currmove", "currmovenumber"), "{line}");
+        assert!(legal.contains(tokens[2]), "{line}");
+        let number: usize = tokens[4].parse().expect("a number");
+        assert!((1..=legal.len()).contains(&number), "{line}");
+    }
 }
 
 // 6. MultiPV.

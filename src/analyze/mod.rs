@@ -177,8 +177,9 @@ pub fn run_pgn(request: &PgnRequest, out: &mut dyn Write) -> Result<PgnOutcome, 
     }
     // A game's analysis needs the best line only: more MultiPV lines would cost time for nothing.
     let analyst = searcher::Analyst::new(&AnalysisLimits { multipv: 1, ..request.limits.clone() })?;
-    let settings = format!("Patina {}, {}", env!("CARGO_PKG_VERSION"), request.limits.describe());
-    writeln!(out, "Analysing {} game(s) of {}: {settings}\n", raw_games.len(), request.pgn.display())?;
+    let settings = format!("{}, {}", crate::engine::NAME, request.limits.describe());
+    let games = notation::counted(raw_games.len(), "game", "games");
+    writeln!(out, "Analysing {games} of {}: {settings}\n", request.pgn.display())?;
     let mut progress = progress::Progress::new(raw_games.len());
     let mut reviews = Vec::with_capacity(raw_games.len());
     for (index, raw) in raw_games.into_iter().enumerate() {

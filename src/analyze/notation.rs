@@ -94,6 +94,11 @@ pub fn wdl_percent(wdl: Wdl) -> String {
     format!("W {:.1}% D {:.1}% L {:.1}%", percent(wdl.win), percent(wdl.draw), percent(wdl.loss))
 }
 
+/// A count and its noun: `1 mistake`, `2 mistakes`, `0 games`.
+pub fn counted(count: usize, one: &str, many: &str) -> String {
+    format!("{count} {}", if count == 1 { one } else { many })
+}
+
 /// A count for people: `950`, `12.3k`, `4.56M`.
 pub fn human_count(count: u64) -> String {
     let value = count as f64;

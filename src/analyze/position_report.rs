@@ -20,13 +20,14 @@ use shakmaty::Color;
 use std::io::Write;
 
 /// Plays `tokens` from `start`: each a UCI move (`g1f3`) or SAN (`Nf3`); move numbers (`1.`,
-/// `12...`) are skipped. All or nothing.
+/// `12...`), alone or fused to the move after them (`1.e4`, `12...Nc6`), are skipped. All or
+/// nothing. `patina analyze --moves` and `patina result --moves` read their moves with this.
 pub fn play_moves<'a>(
     start: &Position,
     tokens: impl IntoIterator<Item = &'a str>,
 ) -> Result<Position, PositionError> {
     let mut pos = start.clone();
-    let moves = tokens.into_iter().filter(|token| !is_move_number(token));
+    let moves = tokens.into_iter().filter_map(without_move_number);
     for (index, token) in moves.enumerate() {
         let parsed = pos.parse_uci_move(token).or_else(|uci_reason| {
             let san: San = token.trim_end_matches(['+', '#', '!', '?']).parse().map_err(|_| uci_reason)?;
@@ -42,9 +43,17 @@ pub fn play_moves<'a>(
     Ok(pos)
 }
 
-fn is_move_number(token: &str) -> bool {
-    let digits = token.trim_end_matches('.');
-    digits.len() < token.len() && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+/// The move in `token` without the move number before it (`e4` of `1.e4`, `Nc6` of `2...Nc6`,
+/// `e4` of `e4`); `None` for a move number alone (`1.`, `12...`). A number is digits then dots.
+fn without_move_number(token: &str) -> Option<&str> {
+    let after_digits = token.trim_start_matches(|c: char| c.is_ascii_digit());
+    let after_number = after_digits.trim_start_matches('.');
+    let is_numbered = after_digits.len() < token.len() && after_number.len() < after_digits.len();
+    match (is_numbered, after_number) {
+        (false, _) => Some(token),
+        (true, "") => None,
+        (true, rest) => Some(rest),
+    }
 }
 
 /// The WDL of a value, from White's point of view.
@@ -126,6 +135,8 @@ mod tests {
         let mixed = play_moves(&start, "1. e4 e7e5 2. Nf3 Nc6 3. Bb5+".split_whitespace()).unwrap();
         let uci = start.play_uci_moves("e2e4 e7e5 g1f3 b8c6 f1b5".split_whitespace()).unwrap();
         assert_eq!(mixed.fen(), uci.fen());
+        let fused = play_moves(&start, "1.e4 e5 2.Nf3 2...Nc6 3.f1b5".split_whitespace()).unwrap();
+        assert_eq!(fused.fen(), uci.fen(), "numbers fused to their moves");
         let error = play_moves(&start, "e4 e5 Ke3".split_whitespace()).err().unwrap();
         assert_eq!(error.to_string(), "illegal move 'Ke3' at ply 3 of the move list");
         let error = play_moves(&start, "e4 zz".split_whitespace()).err().unwrap();

@@ -60,7 +60,7 @@ impl Analyst {
     pub fn search(&self, pos: &Position, on_line: &(dyn Fn(&IterationReport) + Sync)) -> Option<Finding> {
         let last_main_line: Mutex<Option<Vec<Move>>> = Mutex::new(None);
         let report = |event: SearchEvent| {
-            let SearchEvent::Iteration(line) = event;
+            let SearchEvent::Iteration(line) = event else { return };
             if line.bound == ScoreBound::Exact {
                 if line.multipv == 1 {
                     *last_main_line.lock() = Some(line.pv.clone());

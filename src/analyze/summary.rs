@@ -3,6 +3,7 @@
 //! marked moves, and any illegal move in the source.
 
 use super::game::GameReview;
+use super::notation::counted;
 use super::pgn::{GameProblem, GameRecord};
 use super::review::SideSummary;
 use crate::rules::Verdict;
@@ -56,7 +57,7 @@ pub fn game_summary(review: &GameReview) -> String {
     if !occasion.is_empty() {
         let _ = write!(text, " ({occasion})");
     }
-    let _ = writeln!(text, ", {} plies analysed", review.moves.len());
+    let _ = writeln!(text, ", {} analysed", counted(review.moves.len(), "ply", "plies"));
     let _ = writeln!(text, "  {}", result_line(review));
     if let Some(problem) = &record.problem {
         let _ = writeln!(text, "  {}", problem_line(record.number, problem, review.moves.len()));
@@ -101,10 +102,9 @@ pub fn problem_line(game: usize, problem: &GameProblem, plies: usize) -> String 
     match problem {
         GameProblem::IllegalMove { ply, numbered, reason } => {
             let number = numbered.split('.').next().unwrap_or("?");
-            format!(
-                "Game {game}, move {number}: {reason} {numbered} (ply {ply}); the {plies} plies before it \
-                 are analysed"
-            )
+            let verb = if plies == 1 { "is" } else { "are" };
+            let plies = counted(plies, "ply", "plies");
+            format!("Game {game}, move {number}: {reason} {numbered} (ply {ply}); the {plies} before it {verb} analysed")
         }
         GameProblem::BadFen { fen, reason } => {
             format!("Bad FEN tag in game {game}: '{fen}': {reason}; not analysed")
@@ -129,11 +129,6 @@ fn side_line(review: &GameReview, side: Color) -> String {
         counted(summary.mistakes, "mistake", "mistakes"),
         counted(summary.blunders, "blunder", "blunders")
     )
-}
-
-/// `1 mistake`, `2 mistakes`.
-fn counted(count: usize, one: &str, many: &str) -> String {
-    format!("{count} {}", if count == 1 { one } else { many })
 }
 
 #[cfg(test)]

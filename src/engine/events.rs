@@ -29,6 +29,13 @@ pub enum EngineEvent {
         /// Its expected result for the side to move.
         wdl: Option<Wdl>,
     },
+    /// The root move a long search's main thread is on (`info currmove`).
+    RootMove {
+        /// The move.
+        mv: Move,
+        /// Its 1-based place among the root moves in this iteration's order.
+        number: usize,
+    },
     /// A tablebase probe failed during the search (reported once).
     TablebaseFailure(String),
     /// A strength-limited level plays another line than the search's best (a debug note).

@@ -61,7 +61,8 @@ pub enum JobEvent {
     },
     /// `go perft` has ended: `complete` is false when it was stopped.
     PerftDone {
-        /// Leaf nodes of the root moves counted in full (the sum of their `PerftMove`s).
+        /// Leaf nodes of the root moves counted in full (the sum of their `PerftMove`s; 1 at
+        /// depth 0, the position itself).
         nodes: u64,
         /// Wall time from the job's start to its end.
         elapsed: Duration,
@@ -291,7 +292,8 @@ fn run(job: Job, evaluator: Evaluator, stop: &AtomicBool, events: &Sender<JobEve
         Job::Perft { mut pos, depth } => {
             let start = Instant::now();
             let root_moves = if depth == 0 { 0 } else { pos.legal_moves().len() };
-            let (mut nodes, mut counted) = (0, 0);
+            // Depth 0 counts the position itself: perft(0) = 1, with no root moves to list.
+            let (mut nodes, mut counted) = (u64::from(depth == 0), 0);
             let complete = perft::divide_until(&mut pos, depth, stop, |mv, count| {
                 nodes += count;
                 counted += 1;

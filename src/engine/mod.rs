@@ -46,6 +46,15 @@ pub use crate::wdl::Wdl;
 pub use bench::DEFAULT_DEPTH as BENCH_DEPTH;
 pub use jobs::{BenchEnd, Job, JobEvent};
 
+pub use crate::nnue::{vector_width, VectorWidth};
+
+/// The version, and for a build from a git checkout the short commit and its date
+/// (`0.1.0 90f4126 2026-12-05`; `build.rs` finds them): what tells one build from another.
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), env!("PATINA_GIT_DESCRIPTION"));
+
+/// The engine's name and build for `id name` and analysis headers: `Patina ` and `VERSION`.
+pub const NAME: &str = concat!("Patina ", env!("CARGO_PKG_VERSION"), env!("PATINA_GIT_DESCRIPTION"));
+
 use crate::nnue::{self, NetError, Network};
 use crate::options::EngineOptions;
 pub use crate::position::Position;
@@ -294,11 +303,13 @@ impl Engine {
                 let send = |event: EngineEvent| {
                     let _ = events.send(event);
                 };
-                let report = |event: SearchEvent| {
-                    let SearchEvent::Iteration(report) = event;
-                    if report.multipv <= reporting.shown_lines {
-                        send(EngineEvent::Iteration { wdl: reporting.view.of(report.score), report });
+                let report = |event: SearchEvent| match event {
+                    SearchEvent::Iteration(report) => {
+                        if report.multipv <= reporting.shown_lines {
+                            send(EngineEvent::Iteration { wdl: reporting.view.of(report.score), report });
+                        }
                     }
+                    SearchEvent::RootMove { mv, number } => send(EngineEvent::RootMove { mv, number }),
                 };
                 let searched = search_with_memory(&pos, &limits, &tt, &memory, &thread_control, &report);
                 let Some(outcome) = searched else { return };

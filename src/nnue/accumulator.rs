@@ -207,6 +207,46 @@ fn evaluate_line<'a, const H: usize>(
     }
 }
 
+/// The vector instructions the net's loops run with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VectorWidth {
+    /// 512-bit x86 vectors.
+    Avx512,
+    /// 256-bit x86 vectors.
+    Avx2,
+    /// The x86-64 baseline's 128-bit vectors.
+    Sse2,
+    /// ARM's 128-bit vectors.
+    Neon,
+    /// None the build knows of.
+    Scalar,
+}
+
+impl std::fmt::Display for VectorWidth {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            VectorWidth::Avx512 => "AVX-512",
+            VectorWidth::Avx2 => "AVX2",
+            VectorWidth::Sse2 => "SSE2",
+            VectorWidth::Neon => "NEON",
+            VectorWidth::Scalar => "scalar",
+        })
+    }
+}
+
+/// The vector instructions `evaluate_line` runs with on this CPU, for `patina --version`:
+/// multiversioned over the same targets, so the dispatch that picks one picks the other.
+#[multiversion::multiversion(targets("x86_64+avx512f+avx512bw+avx2+fma", "x86_64+avx2+fma"))]
+pub fn vector_width() -> VectorWidth {
+    multiversion::target::match_target! {
+        "x86_64+avx512f+avx512bw" => VectorWidth::Avx512,
+        "x86_64+avx2" => VectorWidth::Avx2,
+        "x86_64+sse2" => VectorWidth::Sse2,
+        "aarch64+neon" => VectorWidth::Neon,
+        _ => VectorWidth::Scalar,
+    }
+}
+
 /// The entries of a stack, at the hidden size of the net that filled them.
 #[derive(Clone)]
 enum SizedEntries {

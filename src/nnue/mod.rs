@@ -46,7 +46,7 @@ mod active;
 mod file;
 mod layers;
 
-pub use accumulator::{Accumulator, AccumulatorStack};
+pub use accumulator::{vector_width, Accumulator, AccumulatorStack, VectorWidth};
 pub use active::default_network;
 pub use file::{fnv1a, NetError, NetworkParts};
 pub use layers::Layers;

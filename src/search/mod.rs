@@ -225,6 +225,15 @@ pub enum SearchEvent {
     /// One line of an iteration (or of an aspiration failure worth showing), as it happens.
     /// The final answer is not an event: `run` returns it.
     Iteration(IterationReport),
+    /// The root move the main thread searches: once the search has run `CURRMOVE_AFTER_MS`,
+    /// the one under way then, and each after it as it starts (GUIs show which move a long
+    /// search is on, as Stockfish reports it).
+    RootMove {
+        /// The move.
+        mv: Move,
+        /// Its 1-based place in this iteration's order of the root moves.
+        number: usize,
+    },
 }
 
 /// Shared switches a running search obeys; the UCI thread flips them. The search's clock

@@ -66,6 +66,10 @@ pub const POLL_INTERVAL: u64 = 1024;
 /// The main thread reports aspiration failures as bound lines once the search has run this long.
 pub const BOUND_REPORT_AFTER_MS: u128 = 2_000;
 
+/// The main thread reports the root move it searches (`currmove`) once the search has run this
+/// long: Stockfish's three seconds, past the moves of a fast game.
+pub const CURRMOVE_AFTER_MS: u128 = 3_000;
+
 /// A search tunable as a tuner sees it: its name (as `setoption` and OpenBench's SPSA input
 /// name it), default, range and SPSA step.
 #[derive(Debug, Clone, Copy)]

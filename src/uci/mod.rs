@@ -3,7 +3,9 @@
 //!
 //! A reader thread turns stdin into lines on a channel; the loop `select!`s between those and
 //! the search's and the jobs' events, so `isready`, `stop`, `ponderhit` and `quit` are answered
-//! at once while a search or a long command (`bench`, `go perft`, `genfens`, a table load) runs.
+//! at once while a search or a long command (`bench`, `go perft`, `genfens`, a table load) runs;
+//! a command that would cut a finite search short (a new `go`) waits for it in a queue, not by
+//! blocking the loop (`session/turns.rs`).
 //! `log` writes the `Debug Log File`. Only this thread prints, so `bestmove` can be held back
 //! while pondering or in `go infinite` without any busy-waiting.
 //!
@@ -57,8 +59,10 @@ pub fn run(options: EngineOptions, input: impl BufRead + Send + 'static, output:
 }
 
 /// Runs `lines` as UCI commands, in order, then exits as at end of input (`patina "CMD" ...`).
-/// Unlike a GUI's input, each long job (`bench`, `go perft`, `genfens`, a table load) ends
-/// before the next line is read, so `patina "genfens 10" "quit"` prints all ten openings.
+/// Unlike a GUI's input, each long job (`bench`, `go perft`, `genfens`, a table load) and each
+/// finite search ends before the next line is read, so `patina "genfens 10" "quit"` prints all
+/// ten openings and `patina "position startpos" "go depth 9"` searches to depth 9. Returns 1
+/// when a line was refused (an `info string error`), else 0.
 pub fn run_lines(options: EngineOptions, lines: &[String], output: impl Write) -> i32 {
     let input = std::io::Cursor::new(lines.join("\n").into_bytes());
     run_loop(options, input, output, true)
@@ -78,31 +82,36 @@ fn run_loop(
             return 1;
         }
     };
+    let exit_code = |session: &Session<_>| i32::from(one_job_at_a_time && session.has_refused());
     // Also wakes the loop while a long search is quiet: it prints progress, and a failed write
     // (the GUI died) ends the engine instead of leaving it searching for nobody.
     let ticks = tick(std::time::Duration::from_millis(250));
     let no_lines = never();
-    let mut input_ended = false;
+    let mut input_closed = false;
     loop {
         // A strength-limited level's `bestmove` may be due at a set time.
         let due = session.wake_at().map_or_else(never, at);
-        // End of input stops a search, which still prints its `bestmove`, and lets running jobs
-        // and table loads finish (`echo "go perft 6" | patina` counts them all), as a script
-        // does between its lines; `quit` cuts a job short (`Session::finish_before_exit`).
-        // An `isready` waiting for a setting holds the lines after it, as a GUI would.
-        let waiting = (session.is_busy() && (one_job_at_a_time || input_ended)) || session.owes_readyok();
+        // End of input, in its turn after the commands still waiting for a search
+        // (`Session::end_of_input`), stops a search, which still prints its `bestmove`, and
+        // lets running jobs and table loads finish (`echo "go perft 6" | patina` counts them
+        // all), as a script does between its lines; `quit` cuts a job short
+        // (`Session::finish_before_exit`). An `isready` waiting for a setting holds the lines
+        // after it, as a GUI would.
+        let input_ended = session.has_input_ended();
+        let waiting = (session.is_busy() && (one_job_at_a_time || input_ended))
+            || (one_job_at_a_time && session.is_searching_to_a_limit())
+            || session.owes_readyok();
         if input_ended && !waiting {
             session.shutdown();
-            return 0;
+            return exit_code(&session);
         }
-        let input = if waiting { &no_lines } else { &lines };
+        let input = if waiting || input_closed { &no_lines } else { &lines };
         let flow = select! {
             recv(input) -> line => match line {
                 Ok(line) => session.handle_line(&line),
                 Err(_) => {
-                    input_ended = true;
-                    session.finish_before_exit(false);
-                    Flow::Continue
+                    input_closed = true;
+                    session.end_of_input()
                 }
             },
             recv(events) -> event => match event {
@@ -116,9 +125,13 @@ fn run_loop(
             recv(ticks) -> _ => session.heartbeat(),
             recv(due) -> _ => session.wake(),
         };
+        let flow = match flow {
+            Flow::Continue => session.run_backlog(),
+            Flow::Quit => Flow::Quit,
+        };
         if flow == Flow::Quit {
             session.shutdown();
-            return 0;
+            return exit_code(&session);
         }
     }
 }

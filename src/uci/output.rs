@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 /// The `id`/`option`/`uciok` block answering `uci`.
 pub fn handshake(options: &EngineOptions, tunables: &[TunableOption]) -> String {
-    let mut text = format!("id name Patina {}\nid author the Patina developers\n", env!("CARGO_PKG_VERSION"));
+    let mut text = format!("id name {}\nid author the Patina developers\n", crate::engine::NAME);
     for spec in &OPTIONS {
         let default = spec.current(options).to_uci();
         let _ = match spec.kind {
@@ -82,6 +82,17 @@ pub fn iteration(report: &IterationReport, mode: CastlingMode, wdl: Option<Wdl>)
 pub fn progress(nodes: u64, elapsed: std::time::Duration, hashfull: u32) -> String {
     let nps = (nodes as u128 * 1_000_000 / elapsed.as_micros().max(1)) as u64;
     format!("info nodes {nodes} nps {nps} hashfull {hashfull} time {}", elapsed.as_millis())
+}
+
+/// `info currmove e2e4 currmovenumber 3`: the root move a long search is on.
+pub fn current_move(m: Move, number: usize, mode: CastlingMode) -> String {
+    format!("info currmove {} currmovenumber {number}", move_text(m, mode))
+}
+
+/// A count and its noun: `1 table file`, `2 table files`.
+pub fn counted(count: impl Into<u64>, one: &str, many: &str) -> String {
+    let count = count.into();
+    format!("{count} {}", if count == 1 { one } else { many })
 }
 
 /// `bestmove e2e4 [ponder e7e5]`.
@@ -188,6 +199,13 @@ mod tests {
         assert!(text.contains("option name Clear Hash type button"));
         assert!(text.contains("option name UCI_Chess960 type check default false"));
         assert!(text.ends_with("uciok"));
+    }
+
+    #[test]
+    fn current_move_names_the_move_and_its_number() {
+        let pos = Position::default();
+        let g1f3 = pos.parse_uci_move("g1f3").unwrap();
+        assert_eq!(current_move(g1f3, 7, CastlingMode::Standard), "info currmove g1f3 currmovenumber 7");
     }
 
     #[test]

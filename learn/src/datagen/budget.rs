@@ -58,7 +58,7 @@ mod tests {
         let tt = TranspositionTable::new(1).unwrap();
         let seen = Mutex::new(Vec::new());
         let record = |event: SearchEvent| {
-            let SearchEvent::Iteration(line) = event;
+            let SearchEvent::Iteration(line) = event else { return };
             if line.bound == ScoreBound::Exact {
                 seen.lock().unwrap().push((line.depth, line.nodes));
             }

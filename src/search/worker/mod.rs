@@ -98,6 +98,10 @@ pub struct Worker<'a> {
     /// The evaluation network, fixed for the whole search (an `EvalFile` load waits for the
     /// next).
     network: Arc<Network>,
+    /// The root move under way and its 1-based number in this iteration's order (`currmove`).
+    current_root_move: Option<(Move, usize)>,
+    /// Whether the main worker reports root moves yet (the search has run `CURRMOVE_AFTER_MS`).
+    reporting_root_moves: bool,
 }
 
 impl<'a> Worker<'a> {
@@ -143,6 +147,8 @@ impl<'a> Worker<'a> {
             excluded: [None; MAX_PLY + 1],
             double_extensions: [0; MAX_PLY + 1],
             root_depth: 0,
+            current_root_move: None,
+            reporting_root_moves: false,
         }
     }
 
@@ -679,6 +685,7 @@ impl<'a> Worker<'a> {
             if self.time_manager.must_abort(self.shared.control.clock(), self.completed_depth) {
                 self.shared.control.stop();
             }
+            self.report_root_moves_when_due();
         }
         // Finish depth 1 whatever happens, so there is always a searched move to play.
         if self.shared.control.is_stopped() && (self.completed_depth >= 1 || !self.is_main()) {

@@ -1,5 +1,6 @@
 //! What the workers publish while they search: node counts for the stop checks and `info`
-//! lines, and the main worker's iteration reports.
+//! lines, and the main worker's iteration reports and, in a long search, each root move it
+//! starts.
 
 use super::*;
 
@@ -21,6 +22,37 @@ impl Worker<'_> {
             .iter()
             .map(|rm| RootLine { pv: rm.pv.clone(), score: Score::from_internal(rm.score) })
             .collect();
+    }
+
+    /// Notes the root move at `index` as the one under way, and reports it once root moves are
+    /// reported (`report_root_moves_when_due`).
+    pub(super) fn start_root_move(&mut self, mv: Move, index: usize) {
+        self.current_root_move = Some((mv, index + 1));
+        if self.reporting_root_moves {
+            self.report_current_root_move();
+        } else {
+            self.report_root_moves_when_due();
+        }
+    }
+
+    /// Once the search has run `CURRMOVE_AFTER_MS`, the main worker reports the root move under
+    /// way and from then on each as it starts (called as each starts and from the poll, so a
+    /// root move that takes seconds is shown while it is searched).
+    pub(super) fn report_root_moves_when_due(&mut self) {
+        if self.reporting_root_moves
+            || !self.is_main()
+            || self.shared.control.search_elapsed().as_millis() <= CURRMOVE_AFTER_MS
+        {
+            return;
+        }
+        self.reporting_root_moves = true;
+        self.report_current_root_move();
+    }
+
+    fn report_current_root_move(&self) {
+        if let Some((mv, number)) = self.current_root_move {
+            (self.shared.report)(SearchEvent::RootMove { mv, number });
+        }
     }
 
     pub(super) fn report_lines(&self, depth: i32, lines: usize) {

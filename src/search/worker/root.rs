@@ -114,6 +114,7 @@ impl Worker<'_> {
         let mut best_score = -INFINITY;
         for index in self.pv_index..self.root_moves.len() {
             let mv = self.root_moves[index].mv;
+            self.start_root_move(mv, index);
             self.move_stack[0] = Some(mv);
             self.moved[0] = Some(PieceTo::of(side, mv));
             self.double_extensions[1] = 0;

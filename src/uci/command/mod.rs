@@ -6,9 +6,11 @@
 
 mod error;
 mod go;
+mod names;
 
 pub use error::ParseError;
 pub use go::GoParams;
+pub use names::{is_command, nearest_name, COMMAND_NAMES};
 
 use go::parse_go;
 

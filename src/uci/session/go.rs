@@ -26,9 +26,8 @@ pub(super) struct PendingGo {
 
 impl<W: Write> Session<W> {
     pub(super) fn go(&mut self, params: GoParams) {
-        // A GUI that sends `go` before stopping the last one still gets both answers, in order
-        // (unless the last one was a ponder search it has evidently given up on).
-        self.abandon_ponder();
+        // A GUI that sends `go` before stopping the last one still gets both answers, in order:
+        // a finite search has already ended (`turns.rs`), `go infinite` or `go ponder` ends now.
         self.settle_search();
         self.end_job();
         let Some(pos) = self.position.clone() else {
@@ -110,6 +109,10 @@ impl<W: Write> Session<W> {
                     pending.last_shown = Some(report.pv.iter().take(2).copied().collect());
                 }
                 let line = output::iteration(&report, mode, wdl);
+                self.say(&line);
+            }
+            EngineEvent::RootMove { mv, number } => {
+                let line = output::current_move(mv, number, mode);
                 self.say(&line);
             }
             EngineEvent::TablebaseFailure(failure) => self.error(&format!("Syzygy: {failure}")),

@@ -1,7 +1,7 @@
 //! The session's long commands (`bench`, `go perft`, `genfens`) and Syzygy table loads: started
 //! off the UCI thread through `Jobs`, one at a time, their events printed as they come.
 
-use super::{Flow, Session};
+use super::{output, Flow, Session};
 use crate::engine::{BenchEnd, Job, JobEvent, TablesInForce};
 use crate::uci::command::GenfensParams;
 use std::io::Write;
@@ -60,9 +60,10 @@ impl<W: Write> Session<W> {
                 if complete {
                     self.say(&format!("\nNodes searched: {nodes}"));
                 } else {
+                    let root_moves = output::counted(root_moves as u64, "root move", "root moves");
                     self.say(&format!(
-                        "info string perft stopped: {counted} of {root_moves} root moves counted, \
-                         {nodes} nodes; the count is incomplete"
+                        "info string perft stopped: {counted} of {root_moves} counted, {nodes} nodes; \
+                         the count is incomplete"
                     ));
                 }
                 if self.debug {
@@ -81,7 +82,8 @@ impl<W: Write> Session<W> {
             JobEvent::GenfensDone { emitted, requested, error } => match error {
                 Some(error) => self.error(&format!("genfens: {error}")),
                 None if emitted < requested => {
-                    self.say(&format!("info string genfens stopped after {emitted} of {requested} openings"))
+                    let requested = output::counted(requested, "opening", "openings");
+                    self.say(&format!("info string genfens stopped after {emitted} of {requested}"))
                 }
                 None => {}
             },
@@ -89,7 +91,8 @@ impl<W: Write> Session<W> {
                 match self.engine.tables_loaded(generation, path, result) {
                     TablesInForce::Stale => {}
                     TablesInForce::Loaded { files, max_pieces } => self.say(&format!(
-                        "info string SyzygyPath: {files} table files, up to {max_pieces} pieces"
+                        "info string SyzygyPath: {}, up to {max_pieces} pieces",
+                        output::counted(files as u64, "table file", "table files")
                     )),
                     TablesInForce::Failed(error) => {
                         self.error(&format!("SyzygyPath: {error}; tables unchanged"))

@@ -1,13 +1,15 @@
 //! The state of one UCI conversation and how each command changes it: this file holds the
 //! state, the line and command dispatch, options and positions; `go.rs` the searches and the
-//! `bestmove` each is owed, `owed.rs` that bestmove's state; `long_commands.rs` the long commands and
-//! table loads. The session's deadlines read an injected clock (`engine::Now`, from `time`: the
-//! system's, or a `FakeClock` in tests).
+//! `bestmove` each is owed, `owed.rs` that bestmove's state; `turns.rs` the commands that wait
+//! for a running search to end; `long_commands.rs` the long commands and table loads. The
+//! session's deadlines read an injected clock (`engine::Now`, from `time`: the system's, or a
+//! `FakeClock` in tests).
 //!
 //! Invariants: every `go` is answered by exactly one `bestmove`, except a ponder search that the
-//! GUI abandons by sending a new `position` or `go` without `stop` (see `abandon_ponder`); a
-//! rejected `position` leaves no position (so `go` answers `bestmove 0000` rather than search a
-//! game the GUI never sent); a rejected `setoption` changes nothing.
+//! GUI abandons by sending a new `position` without `stop` (see `abandon_ponder`) and a `go`
+//! still waiting for its turn when `quit` comes; a rejected `position` leaves no position (so
+//! `go` answers `bestmove 0000` rather than search a game the GUI never sent); a rejected
+//! `setoption` changes nothing.
 //!
 //! With `UCI_LimitStrength` on, the engine searches under the level's node budget with a few
 //! lines (reporting only the first `MultiPV` of them) and picks the move; the session holds the
@@ -17,6 +19,7 @@
 mod go;
 mod long_commands;
 mod owed;
+mod turns;
 
 use super::command::{self, Command, PositionStart};
 use super::log::{DebugLog, Direction};
@@ -28,8 +31,10 @@ use crate::options::{self, Effect, EngineOptions};
 use crossbeam_channel::Receiver;
 use go::PendingGo;
 use shakmaty::CastlingMode;
+use std::collections::VecDeque;
 use std::io::Write;
 use std::time::{Duration, Instant};
+use turns::Queued;
 
 /// A search that has printed nothing for this long prints a progress line.
 const PROGRESS_INTERVAL: Duration = Duration::from_secs(1);
@@ -64,6 +69,12 @@ pub struct Session<W: Write> {
     job_mode: CastlingMode,
     /// `isready`s that wait for a setting to be in force (a `SyzygyPath` load).
     ready_owed: usize,
+    /// Lines waiting for the running finite search to end, oldest first (`turns.rs`).
+    backlog: VecDeque<Queued>,
+    /// The end of the input has been reached in turn.
+    input_ended: bool,
+    /// A command was refused (an `info string error` went out).
+    refused: bool,
 }
 
 impl<W: Write> Session<W> {
@@ -93,6 +104,9 @@ impl<W: Write> Session<W> {
             job_events: channels.job_events.clone(),
             job_mode: mode,
             ready_owed: 0,
+            backlog: VecDeque::new(),
+            input_ended: false,
+            refused: false,
         };
         Ok((session, channels))
     }
@@ -135,7 +149,14 @@ impl<W: Write> Session<W> {
             Some((cut, _)) => format!("{}...", &message[..cut]),
             None => message.to_string(),
         };
+        self.refused = true;
         self.say(&format!("info string error: {shown}"));
+    }
+
+    /// Whether any command was refused with an `info string error` (a script of commands
+    /// then exits with a failure).
+    pub fn has_refused(&self) -> bool {
+        self.refused
     }
 
     fn flow(&self) -> Flow {
@@ -146,7 +167,7 @@ impl<W: Write> Session<W> {
         }
     }
 
-    /// Handles one line of input.
+    /// Handles one line of input, now or in its turn (`turns.rs`).
     pub fn handle_line(&mut self, line: &str) -> Flow {
         if let Some(log) = &mut self.log {
             log.record(Direction::In, line);
@@ -157,7 +178,12 @@ impl<W: Write> Session<W> {
         if self.debug {
             self.say(&format!("info string debug: received '{}'", line.trim_end()));
         }
-        match command::parse(line) {
+        self.take_turn(command::parse(line))
+    }
+
+    /// Handles a line whose turn has come: its command, or its parse error.
+    fn handle_parsed(&mut self, parsed: Result<Command, command::ParseError>) -> Flow {
+        match parsed {
             Ok(command) => self.handle_command(command),
             Err(error) => {
                 self.error(&error.to_string());

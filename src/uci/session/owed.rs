@@ -78,6 +78,12 @@ impl Owed {
         matches!(self, Owed::Pondering(Some(_)) | Owed::Infinite(Some(_)) | Owed::Answered { .. })
     }
 
+    /// Whether the answer waits for `stop` or `ponderhit` whenever it comes (`go infinite`, `go
+    /// ponder`): such a search has no end of its own for a new `go` to wait for.
+    pub(super) fn is_held_for_release(&self) -> bool {
+        matches!(self, Owed::Pondering(_) | Owed::Infinite(_))
+    }
+
     /// Whether this is a ponder search the GUI has not released with `ponderhit`.
     pub(super) fn is_ponder(&self) -> bool {
         matches!(self, Owed::Pondering(_) | Owed::StoppedPonder)
