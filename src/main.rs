@@ -372,9 +372,7 @@ fn main() -> ExitCode {
             freeze,
             command_line: command_line(),
         }),
-        Some(CliCommand::WdlFit { data, out, limit }) => {
-            wdl_fit(FitRequest { data, out, limit, command_line: command_line() })
-        }
+        Some(CliCommand::WdlFit { data, out, limit }) => wdl_fit(FitRequest { data, out, limit }),
         Some(CliCommand::Analyze(args)) => analyze(args),
         Some(CliCommand::Data(command)) => cli_learning::data(command),
         Some(CliCommand::Train(args)) => cli_learning::train(args),
