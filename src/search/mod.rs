@@ -10,6 +10,7 @@ mod kept;
 mod mate_line;
 mod material_scale;
 pub mod params;
+mod root_facts;
 mod threads;
 mod tt_scores;
 mod worker;

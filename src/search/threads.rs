@@ -6,9 +6,12 @@
 //! worker (id 0) owns the clock; when it finishes it raises the stop flag so helpers unwind.
 //! The move played comes from a vote: each worker backs its best move with weight growing in
 //! its completed depth and its score, so a deeper, more confident thread carries the decision.
+//! Before any worker starts, `RootFacts::settle` learns what it can of the root: whether it is
+//! dead.
 
 use super::kept::SearchMemory;
 use super::params::{DRAW, MATE_BOUND, MAX_PLY, TB_WIN};
+use super::root_facts::RootFacts;
 use super::worker::{Shared, Worker};
 use super::{
     IterationReport, RootLine, Score, ScoreBound, SearchControl, SearchEvent, SearchLimits, SearchOutcome,
@@ -49,7 +52,8 @@ pub fn run_with_memory(
     }
     let threads = limits.threads.max(1);
     let node_counts: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
-    let shared = Shared { tt, control, limits, node_counts: &node_counts, report };
+    let root = RootFacts::settle(pos);
+    let shared = Shared { tt, control, limits, root: &root, node_counts: &node_counts, report };
     let root_moves = root_moves(pos, limits);
 
     let mut loan = memory.lend(threads);
