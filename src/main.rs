@@ -108,6 +108,10 @@ struct AnalyzeArgs {
     /// Transposition table size.
     #[arg(long, value_name = "MiB", default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=262144))]
     hash: u64,
+    /// Folders of Syzygy tables (`:`-separated; `;` on Windows) [default: `syzygy_path` of
+    /// --config]. A table position searches only the moves that keep the tables' result.
+    #[arg(long, value_name = "PATH")]
+    syzygy: Option<String>,
     /// Write the annotated PGN here (with --pgn).
     #[arg(long, value_name = "FILE", requires = "pgn")]
     out: Option<PathBuf>,
@@ -116,8 +120,9 @@ struct AnalyzeArgs {
     graph: Option<PathBuf>,
 }
 
-/// Runs `patina analyze`: a position's report or a PGN's analysis on stdout.
-fn analyze(args: AnalyzeArgs) -> ExitCode {
+/// Runs `patina analyze`: a position's report or a PGN's analysis on stdout. `options` (from
+/// `--config`) give the tables' defaults.
+fn analyze(args: AnalyzeArgs, options: &EngineOptions) -> ExitCode {
     let limits = patina::analyze::AnalysisLimits {
         depth: args.depth,
         movetime: args.movetime.map(std::time::Duration::from_millis),
@@ -125,6 +130,7 @@ fn analyze(args: AnalyzeArgs) -> ExitCode {
         multipv: args.multipv as usize,
         threads: args.threads as usize,
         hash_mib: args.hash as usize,
+        tablebases: patina::analyze::TablebaseSettings::from_options(options, args.syzygy.as_deref()),
     };
     let outcome = match args.pgn {
         Some(pgn) => analyze_games(pgn, limits.or_game_default(), args.out, args.graph),
@@ -265,7 +271,7 @@ fn main() -> ExitCode {
             }
             None => ExitCode::from(patina::uci::run_lines(options, &lines, std::io::stdout()) as u8),
         },
-        Some(CliCommand::Analyze(args)) => analyze(args),
+        Some(CliCommand::Analyze(args)) => analyze(args, &options),
         Some(CliCommand::Spsa) => {
             for tunable in patina::search::TUNABLES {
                 println!("{}", tunable.spsa_line());

@@ -1,8 +1,17 @@
 //! Syzygy endgame tablebases, through `shakmaty-syzygy`.
 //!
-//! Two uses: at the root, `root_move` picks the DTZ-optimal move, so a won tablebase position
-//! is always converted and a drawn one never lost; inside the search, `probe_wdl` scores
-//! positions right after a capture or pawn move, where a WDL probe is exact.
+//! Two uses: at the root, `rank_root_moves` ranks every move by what the tables say it leads
+//! to, so the search only ever looks at moves that keep the best result (a won position is
+//! always converted, a drawn one never lost); inside the search, `probe_wdl` scores positions
+//! right after a capture or pawn move, where a WDL probe is exact. `root_move` is the tables'
+//! own single DTZ-optimal move.
+//!
+//! The root ranking is Stockfish's (`Tablebases::root_probe`): moves that win are ranked equal,
+//! so the search picks among them with a real line to show, unless the fifty-move rule is near
+//! (the win's distance to zeroing plus the plies already played comes within
+//! `FIFTY_MOVE_MARGIN_PLIES` of 100) or the game has started repeating: then only the moves
+//! closest to the next capture, pawn move or mate rank first, and the win cannot slip away.
+//! Losses rank equal unless the fifty-move rule might save them, when the longest rank first.
 //!
 //! A missing table is simply no information. A file that fails to read or decode (or makes the
 //! prober panic) is remembered, once, for the UCI layer to report as `info string error`; the
@@ -93,6 +102,33 @@ pub struct RootChoice {
     pub dtz: i32,
 }
 
+/// Plies short of the fifty-move rule's 100 where a root win stops leaving the choice among
+/// winning moves to the search and insists on the shortest way to the next zeroing move. The
+/// tables' DTZ may be rounded by one ply, and a line the search picks may waste a few more
+/// before the next root probe; five moves cover both with room to spare.
+pub const FIFTY_MOVE_MARGIN_PLIES: u32 = 10;
+
+/// Rank of a win (before subtracting a distance, when the distance matters).
+const WIN_RANK: i32 = 1_000_000;
+/// Rank of a win the fifty-move rule spoils (a draw that might still be won), less its
+/// distance; above every draw, below every win.
+const CURSED_RANK: i32 = 500_000;
+
+/// One root move as the tables rank it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RankedMove {
+    /// The move.
+    pub mv: Move,
+    /// What it leads to for the side playing it (under the fifty-move rule when that is on).
+    pub outcome: Outcome,
+    /// Plies from the root to the next capture, pawn move or mate on the tables' line that
+    /// starts with this move (1 for a capture or pawn move itself, 0 for a draw); `None` when
+    /// only WDL tables answered.
+    pub dtz: Option<u32>,
+    /// Higher is better; the search chooses among the moves of the highest rank.
+    pub rank: i32,
+}
+
 /// Loaded tables from one `SyzygyPath`.
 pub struct Tablebases {
     tables: Tablebase<Chess>,
@@ -177,6 +213,66 @@ impl Tablebases {
         Some(RootChoice { best, outcome: ours, dtz: dtz.ignore_rounding().0.abs() })
     }
 
+    /// Ranks the root moves `moves` (legal in `pos`) by the tables, best first (a stable sort:
+    /// equal ranks keep their order). `rule50`: wins and losses the fifty-move rule spoils count
+    /// as draws. `repeated`: a position has occurred twice since the last capture or pawn move,
+    /// so wins rank by distance. DTZ tables first, WDL tables alone if a DTZ probe fails (every
+    /// win then ranks equal); `None` when neither answers for every move.
+    pub fn rank_root_moves(
+        &self,
+        pos: &Chess,
+        moves: &[Move],
+        rule50: bool,
+        repeated: bool,
+    ) -> Option<Vec<RankedMove>> {
+        let halfmoves = pos.halfmoves();
+        let by_dtz = moves
+            .iter()
+            .map(|&mv| {
+                let dtz = self.root_dtz(pos, mv)?;
+                Some(rank_by_dtz(mv, dtz, halfmoves, rule50, repeated))
+            })
+            .collect::<Option<Vec<RankedMove>>>();
+        let mut ranked = by_dtz.or_else(|| {
+            moves
+                .iter()
+                .map(|&mv| {
+                    let mut after = pos.clone();
+                    after.play_unchecked(mv);
+                    let theirs = self.guarded(|| self.tables.probe_wdl_after_zeroing(&after))?;
+                    Some(rank_by_wdl(mv, -theirs, rule50))
+                })
+                .collect::<Option<Vec<RankedMove>>>()
+        })?;
+        ranked.sort_by_key(|ranked| std::cmp::Reverse(ranked.rank));
+        Some(ranked)
+    }
+
+    /// Plies from `pos` to the next zeroing move (or mate) on the tables' line starting with
+    /// `mv`, positive when the side playing `mv` wins, negative when it loses, 0 for a draw;
+    /// beyond 100 where the fifty-move rule spoils the result (Stockfish's `root_probe`).
+    fn root_dtz(&self, pos: &Chess, mv: Move) -> Option<i32> {
+        let mut after = pos.clone();
+        after.play_unchecked(mv);
+        if mv.is_zeroing() {
+            // The move itself zeroes: 1 ply to it, and the result of the phase it opens.
+            let theirs = self.guarded(|| self.tables.probe_wdl_after_zeroing(&after))?;
+            return Some(match -theirs {
+                Wdl::Win => 1,
+                Wdl::CursedWin => 101,
+                Wdl::Draw => 0,
+                Wdl::BlessedLoss => -101,
+                Wdl::Loss => -1,
+            });
+        }
+        if after.is_checkmate() {
+            return Some(1);
+        }
+        let theirs = self.guarded(|| self.tables.probe_dtz(&after))?.ignore_rounding().0;
+        // One ply more from the root, away from zero.
+        Some(-theirs + (-theirs).signum())
+    }
+
     /// Runs a probe; expected gaps (castling rights, too many pieces, a missing table) are
     /// `None`, and so is a failure, which is also recorded for the GUI.
     fn guarded<T>(&self, probe: impl FnOnce() -> Result<T, SyzygyError>) -> Option<T> {
@@ -217,6 +313,43 @@ fn refused_file(folder: &Path) -> Option<PathBuf> {
     })
 }
 
+/// A root move's rank from its distance `dtz` (`root_dtz`) with `halfmoves` already played.
+fn rank_by_dtz(mv: Move, dtz: i32, halfmoves: u32, rule50: bool, repeated: bool) -> RankedMove {
+    let plies = dtz.unsigned_abs();
+    // How far into the fifty-move count the next zeroing move falls: a capture or pawn move
+    // zeroes it at once, a quiet move adds its distance to the plies already played.
+    let reach = if mv.is_zeroing() { plies } else { plies + halfmoves };
+    let spoiled = rule50 && reach > FIFTY_MOVE_RULE_PLIES;
+    let near = reach + FIFTY_MOVE_MARGIN_PLIES > FIFTY_MOVE_RULE_PLIES;
+    let reach = reach.min(CURSED_RANK as u32 / 2) as i32;
+    let (outcome, rank) = match dtz.signum() {
+        1 if spoiled => (Outcome::Draw, CURSED_RANK - reach),
+        1 if near || repeated => (Outcome::Win, WIN_RANK - reach),
+        1 => (Outcome::Win, WIN_RANK),
+        -1 if spoiled => (Outcome::Draw, -CURSED_RANK + reach),
+        -1 if rule50 && near => (Outcome::Loss, -WIN_RANK + reach),
+        -1 => (Outcome::Loss, -WIN_RANK),
+        _ => (Outcome::Draw, 0),
+    };
+    RankedMove { mv, outcome, dtz: Some(plies), rank }
+}
+
+/// A root move's rank from the WDL of the position it leads to, our view: every win equal.
+fn rank_by_wdl(mv: Move, wdl: Wdl, rule50: bool) -> RankedMove {
+    let outcome = outcome(wdl, rule50);
+    let rank = match (wdl, outcome) {
+        (_, Outcome::Win) => WIN_RANK,
+        (_, Outcome::Loss) => -WIN_RANK,
+        (Wdl::CursedWin, _) => CURSED_RANK,
+        (Wdl::BlessedLoss, _) => -CURSED_RANK,
+        _ => 0,
+    };
+    RankedMove { mv, outcome, dtz: None, rank }
+}
+
+/// Plies without a capture or pawn move after which a draw may be claimed.
+const FIFTY_MOVE_RULE_PLIES: u32 = crate::rules::FIFTY_MOVE_PLIES;
+
 fn outcome(wdl: Wdl, rule50: bool) -> Outcome {
     match wdl {
         Wdl::Win => Outcome::Win,
@@ -236,6 +369,53 @@ pub fn is_candidate(pos: &Chess, limit: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shakmaty::{Role, Square};
+
+    fn quiet() -> Move {
+        Move::Normal { role: Role::Rook, from: Square::A1, capture: None, to: Square::A5, promotion: None }
+    }
+
+    fn pawn_push() -> Move {
+        Move::Normal { role: Role::Pawn, from: Square::C2, capture: None, to: Square::C4, promotion: None }
+    }
+
+    fn rank(dtz: i32, halfmoves: u32, rule50: bool, repeated: bool) -> (Outcome, i32) {
+        let ranked = rank_by_dtz(quiet(), dtz, halfmoves, rule50, repeated);
+        (ranked.outcome, ranked.rank)
+    }
+
+    #[test]
+    fn wins_rank_equal_until_the_fifty_move_rule_nears() {
+        // Far from the rule every win is as good as another: the search chooses.
+        assert_eq!(rank(27, 0, true, false), (Outcome::Win, WIN_RANK));
+        assert_eq!(rank(61, 29, true, false), (Outcome::Win, WIN_RANK));
+        // Within the margin of 100 plies, the nearer progress ranks first; still wins.
+        assert_eq!(rank(27, 70, true, false), (Outcome::Win, WIN_RANK - 97));
+        assert_eq!(rank(29, 70, true, false), (Outcome::Win, WIN_RANK - 99));
+        assert!(rank(29, 70, true, false).1 > CURSED_RANK);
+        // Past 100 the rule spoils it: a draw, above every real draw.
+        assert_eq!(rank(31, 70, true, false), (Outcome::Draw, CURSED_RANK - 101));
+        assert!(rank(200, 99, true, false).1 > 0);
+        // Without the rule it stays a win, ranked by distance so the game moves on.
+        assert_eq!(rank(31, 70, false, false), (Outcome::Win, WIN_RANK - 101));
+        // A game going round in circles ranks wins by distance at once.
+        assert_eq!(rank(27, 0, true, true), (Outcome::Win, WIN_RANK - 27));
+        // A capture or pawn move that wins zeroes the count: the best there is near the rule.
+        let push = rank_by_dtz(pawn_push(), 1, 95, true, true);
+        assert_eq!((push.outcome, push.rank, push.dtz), (Outcome::Win, WIN_RANK - 1, Some(1)));
+    }
+
+    #[test]
+    fn draws_and_losses_rank_below_wins() {
+        assert_eq!(rank(0, 40, true, false), (Outcome::Draw, 0));
+        // Losses are equal, the search finding the stubbornest defence, unless the rule may
+        // save one: then the longest first, and a loss the rule saves is a draw.
+        assert_eq!(rank(-20, 0, true, false), (Outcome::Loss, -WIN_RANK));
+        assert_eq!(rank(-20, 75, true, false), (Outcome::Loss, -WIN_RANK + 95));
+        assert_eq!(rank(-30, 75, true, false), (Outcome::Draw, -CURSED_RANK + 105));
+        assert_eq!(rank(-30, 75, false, false), (Outcome::Loss, -WIN_RANK));
+        assert!(rank(-30, 75, true, false).1 < 0 && rank(-30, 75, true, false).1 > -WIN_RANK + 1000);
+    }
 
     #[test]
     fn load_errors_name_the_path() {

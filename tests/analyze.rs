@@ -254,3 +254,46 @@ fn a_result_tag_the_rules_contradict_is_flagged() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn position_mode_uses_syzygy_tables_from_the_flag_or_the_config() {
+    let tables = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
+    // King and rook against king: the issue's `+6.54 W 32.6% D 67.4%` without tables.
+    let fen = "8/8/8/8/8/3k4/8/3KR3 w - - 0 1";
+    let best_line = |output: &Output| {
+        assert!(output.status.success(), "{}", stderr(output));
+        let text = stdout(output);
+        let best = text.lines().find(|line| line.starts_with("Best move: ")).map(str::to_string);
+        (text, best.unwrap_or_default())
+    };
+
+    let (text, best) = best_line(&patina(&["analyze", "--fen", fen, "--depth", "8", "--syzygy", tables]));
+    assert!(text.contains(&format!("Syzygy tables from {tables}")), "{text}");
+    // A tablebase win (`+249.xx`: 25,000 cp less the distance) or a mate, a sure win.
+    assert!(best.contains(" +249.") || best.contains(" #"), "{best}");
+    assert!(best.contains("W 100.0% D 0.0% L 0.0%"), "{best}");
+    let line = text.lines().find(|line| line.starts_with("Line: ")).unwrap_or_default();
+    assert!(line.split_whitespace().count() >= 6, "a line, not one move: {line}");
+
+    let dir = scratch("analyze", "syzygy-config");
+    let config = dir.join("engine.toml");
+    std::fs::write(&config, format!("syzygy_path = \"{tables}\"\n")).expect("write the config");
+    let (text, best) =
+        best_line(&patina(&["--config", path_str(&config), "analyze", "--fen", fen, "--depth", "8"]));
+    assert!(text.contains(&format!("Syzygy tables from {tables}")), "{text}");
+    assert!(best.contains(" +249.") || best.contains(" #"), "{best}");
+
+    // Without tables the search's own score, still read as a win by the model.
+    let (text, best) = best_line(&patina(&["analyze", "--fen", fen, "--depth", "8"]));
+    assert!(!text.contains("Syzygy"), "{text}");
+    assert!(!best.contains(" +249.") && best.contains("W 100.0%"), "{best}");
+
+    let output = patina(&["analyze", "--fen", fen, "--depth", "2", "--syzygy", "/no/such/tables"]);
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("Syzygy tables") && stderr(&output).contains("/no/such/tables"),
+        "{}",
+        stderr(&output)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,13 +1,15 @@
 //! Syzygy tablebases through the real binary: won endings are converted and drawn ones held
-//! against a Patina without tables, the options are declared and validated, searches report
+//! against a Patina without tables, a table root is searched (a line, a ponder move, the
+//! tables' result as the score), the options are declared and validated, searches report
 //! `tbhits`, and missing or corrupt files are errors that never stop the engine.
 //!
 //! The tables in tests/data/syzygy are the 3- and 4-piece files these positions need (every
-//! capture and promotion included), copied from the standard Syzygy set.
+//! capture and promotion included, KRPvK's promotions aside: its positions here keep the pawn
+//! short of the seventh rank), copied from the standard Syzygy set.
 
 mod common;
 
-use common::{path_str, scratch, EngineProcess, QUICK, SEARCH};
+use common::{field, path_str, pv, score, scratch, EngineProcess, QUICK, SEARCH};
 use patina::position::Position;
 use patina::rules::{self, Reason, Score};
 use patina::tablebase::{Outcome, Tablebases};
@@ -21,7 +23,7 @@ fn with_tables() -> EngineProcess {
     let mut engine = EngineProcess::spawn();
     engine.send(&format!("setoption name SyzygyPath value {}", tables_dir()));
     let (line, _) = engine.expect_line(|l| l.starts_with("info string"), QUICK);
-    assert!(line.starts_with("info string SyzygyPath: 14 table files, up to 4 pieces"), "{line}");
+    assert!(line.starts_with("info string SyzygyPath: 16 table files, up to 4 pieces"), "{line}");
     engine
 }
 
@@ -91,6 +93,65 @@ fn drawn_endings_are_held() {
         let verdict = play_out(fen, side, 120);
         assert_ne!(verdict.score, winner(!side), "{fen}: the defender lost: {verdict}");
     }
+}
+
+/// Whether `score` (`cp N` or `mate N`) is a win: a tablebase win (at least 20,000 cp) or a mate.
+fn is_win_score(score: &str) -> bool {
+    match score.split_once(' ') {
+        Some(("cp", cp)) => cp.parse::<i32>().is_ok_and(|cp| cp >= 20_000),
+        Some(("mate", moves)) => moves.parse::<i32>().is_ok_and(|moves| moves > 0),
+        _ => false,
+    }
+}
+
+#[test]
+fn a_won_table_root_is_searched_for_a_line_and_a_ponder_move() {
+    let tables = Tablebases::load(&tables_dir()).expect("test tables");
+    for fen in [
+        // KRvK and KRPvK: `info depth 1 ... nodes 1 ... pv c3b2` and no ponder move before.
+        "8/8/8/4k3/8/8/8/R3K3 w - - 0 1",
+        "8/8/8/3k4/8/2K5/2P5/7R w - - 0 1",
+    ] {
+        assert_eq!(table_outcome(fen), Outcome::Win, "{fen} is a win for the side to move");
+        let mut engine = with_tables();
+        engine.send(&format!("position fen {fen}"));
+        let search = engine.go("go depth 10", SEARCH);
+        let last = *search.infos().last().expect("an info line");
+        assert!(field(last, "depth").is_some_and(|depth| depth >= 5), "{fen}: {last}");
+        assert!(pv(last).len() >= 5, "{fen}: a line of 5 plies or more: {last}");
+        assert!(is_win_score(&score(last)), "{fen}: {last}");
+        assert!(field(last, "tbhits").is_some_and(|hits| hits >= 1), "{fen}: {last}");
+        assert_eq!(pv(last)[0], search.bestmove, "{fen}: {last}");
+        assert_eq!(search.ponder.as_deref(), Some(pv(last)[1]), "{fen}: {last}");
+        // The move played keeps the win, by the tables.
+        let pos = Position::from_fen(fen, false).expect("test FEN");
+        let played = pos.parse_uci_move(&search.bestmove).expect("a legal bestmove");
+        let ranked = tables.rank_root_moves(pos.chess(), &[played], true, false).expect("ranked");
+        assert_eq!(ranked[0].outcome, Outcome::Win, "{fen}: {}", search.bestmove);
+    }
+}
+
+#[test]
+fn near_the_fifty_move_rule_a_table_root_plays_the_shortest_way_to_progress() {
+    let tables = Tablebases::load(&tables_dir()).expect("test tables");
+    // 70 plies without a capture or pawn move, and the mate 27 plies away: the rook still
+    // wins, but only by the two moves that keep it 27 plies away (the others take 29, which
+    // would still do, leaving one ply to spare: too close).
+    let fen = "8/8/8/3k4/8/8/8/R3K3 w - - 70 60";
+    let pos = Position::from_fen(fen, false).expect("test FEN");
+    let legal = pos.legal_moves().to_vec();
+    let ranked = tables.rank_root_moves(pos.chess(), &legal, true, false).expect("ranked");
+    assert_eq!(ranked[0].outcome, Outcome::Win, "{fen} still wins: {ranked:?}");
+    let shortest = ranked.iter().filter_map(|r| r.dtz).min().expect("distances");
+    assert_eq!(shortest, 27);
+    assert!(ranked.iter().filter(|r| r.outcome == Outcome::Win).count() > 2, "{ranked:?}");
+    let mut engine = with_tables();
+    engine.send(&format!("position fen {fen}"));
+    let search = engine.go("go depth 8", SEARCH);
+    let played = pos.parse_uci_move(&search.bestmove).expect("a legal bestmove");
+    let chosen = ranked.iter().find(|r| r.mv == played).expect("a ranked move");
+    assert_eq!((chosen.outcome, chosen.dtz), (Outcome::Win, Some(shortest)), "{}", search.bestmove);
+    assert!(is_win_score(&score(search.infos().last().expect("an info line"))), "{:?}", search.lines);
 }
 
 #[test]

@@ -49,15 +49,6 @@ enum LearnCommand {
     AverageNets(cli::AverageArgs),
 }
 
-/// The command line as typed, for the generated file's header (`patina-learn` for the program).
-fn command_line() -> String {
-    let quote = |arg: String| if arg.contains(char::is_whitespace) { format!("'{arg}'") } else { arg };
-    std::iter::once("patina-learn".to_string())
-        .chain(std::env::args().skip(1).map(quote))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 fn wdl_fit(request: FitRequest) -> ExitCode {
     match patina_learn::wdl_fit::run(&request, |event| eprintln!("wdl-fit: {event}")) {
         Ok(_) => ExitCode::SUCCESS,
@@ -71,9 +62,7 @@ fn wdl_fit(request: FitRequest) -> ExitCode {
 fn main() -> ExitCode {
     match Cli::parse().command {
         LearnCommand::Datagen(args) => cli::datagen(args),
-        LearnCommand::WdlFit { data, out, limit } => {
-            wdl_fit(FitRequest { data, out, limit, command_line: command_line() })
-        }
+        LearnCommand::WdlFit { data, out, limit } => wdl_fit(FitRequest { data, out, limit }),
         LearnCommand::Data(command) => cli::data(command),
         LearnCommand::Train(args) => cli::train(args),
         LearnCommand::NetLoss(args) => cli::net_loss(args),

@@ -86,7 +86,8 @@ fn judge(
     let chess = pos.chess();
     let best_line = finding.map(|f| f.line.clone()).unwrap_or_default();
     let best = best_line.first().copied();
-    let facts = MoveFacts { played, mover: pos.turn(), best, before, after, material: wdl::material(chess) };
+    let facts =
+        MoveFacts { played, mover: pos.turn(), best, before, after, setting: wdl::Setting::of(chess) };
     let (loss, centipawn_loss, mark) = judge_move(&facts);
     MoveReview {
         played,

@@ -59,7 +59,7 @@ pub fn white_expectations(review: &GameReview) -> Vec<f64> {
     let mut pos = review.record.start.clone();
     let mut values = Vec::with_capacity(review.evals.len());
     for (index, &eval) in review.evals.iter().enumerate() {
-        values.push(expected_score(eval, Color::White, wdl::material(pos.chess())));
+        values.push(expected_score(eval, Color::White, wdl::Setting::of(pos.chess())));
         if let Some(m) = review.moves.get(index) {
             pos.play_game_move(m.played);
         }

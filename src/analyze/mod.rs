@@ -8,8 +8,10 @@
 //!   stdout (`summary`) and a progress bar on stderr (`progress`).
 //!
 //! Searches go through `searcher::Analyst`, which runs `engine::search` synchronously on a table of
-//! its own; nothing here touches the UCI layer. Scores everywhere are from White's point of
-//! view; `notation` formats them.
+//! its own, with Syzygy tables when given (`--syzygy`, or `syzygy_path` in `--config`: a table
+//! position's moves are ranked by the tables and only those keeping the best result searched,
+//! as in UCI play); nothing here touches the UCI layer. Scores everywhere are from White's
+//! point of view; `notation` formats them.
 
 pub mod annotate;
 pub mod diagram;
@@ -23,6 +25,7 @@ pub mod review;
 pub mod searcher;
 pub mod summary;
 
+use crate::tablebase::TablebaseError;
 use crate::tt::AllocationError;
 use std::fmt;
 use std::io::Write;
@@ -52,6 +55,39 @@ pub struct AnalysisLimits {
     pub threads: usize,
     /// Transposition table size in MiB, shared by the analysis's searches.
     pub hash_mib: usize,
+    /// Syzygy tables the searches use, if any.
+    pub tablebases: Option<TablebaseSettings>,
+}
+
+/// Syzygy tables for an analysis: the folders and how the search uses them, as the UCI options
+/// `SyzygyPath`, `SyzygyProbeDepth`, `SyzygyProbeLimit` and `Syzygy50MoveRule` mean them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TablebaseSettings {
+    /// Folders of table files, `:`-separated on Unix (`;` on Windows).
+    pub path: String,
+    /// Probe inside the search only with at least this many plies left.
+    pub probe_depth: i32,
+    /// Probe only positions with at most this many pieces, kings included.
+    pub probe_limit: usize,
+    /// Wins and losses the fifty-move rule spoils count as draws.
+    pub rule50: bool,
+}
+
+impl TablebaseSettings {
+    /// The tables `options` name (`--config`'s `syzygy_path` and its companions), with `path`
+    /// in place of `syzygy_path` when given; `None` when neither names a folder.
+    pub fn from_options(
+        options: &crate::options::EngineOptions,
+        path: Option<&str>,
+    ) -> Option<TablebaseSettings> {
+        let path = path.unwrap_or(&options.syzygy_path);
+        (!path.is_empty()).then(|| TablebaseSettings {
+            path: path.to_string(),
+            probe_depth: options.syzygy_probe_depth,
+            probe_limit: options.syzygy_probe_limit,
+            rule50: options.syzygy_50_move_rule,
+        })
+    }
 }
 
 impl AnalysisLimits {
@@ -75,7 +111,7 @@ impl AnalysisLimits {
         self.depth.is_some() || self.movetime.is_some() || self.nodes.is_some()
     }
 
-    /// `depth 10`, `5000 nodes`, `depth 20 or 10 s`, then threads and hash.
+    /// `depth 10`, `5000 nodes`, `depth 20 or 10 s`, then threads, hash and any tables.
     pub fn describe(&self) -> String {
         let mut limits = Vec::new();
         if let Some(depth) = self.depth {
@@ -89,7 +125,11 @@ impl AnalysisLimits {
         }
         let threads =
             if self.threads == 1 { "1 thread".to_string() } else { format!("{} threads", self.threads) };
-        format!("{}, {threads}, {} MiB hash", limits.join(" or "), self.hash_mib)
+        let tables = match &self.tablebases {
+            Some(tables) => format!(", Syzygy tables from {}", tables.path),
+            None => String::new(),
+        };
+        format!("{}, {threads}, {} MiB hash{tables}", limits.join(" or "), self.hash_mib)
     }
 }
 
@@ -98,6 +138,8 @@ impl AnalysisLimits {
 pub enum AnalyzeError {
     /// The transposition table could not be allocated at the requested size.
     Hash(AllocationError),
+    /// The Syzygy tables could not be loaded.
+    Tablebases(TablebaseError),
     /// The PGN file could not be read.
     Read {
         /// The PGN file.
@@ -122,6 +164,7 @@ impl fmt::Display for AnalyzeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AnalyzeError::Hash(error) => write!(f, "{error}"),
+            AnalyzeError::Tablebases(error) => write!(f, "Syzygy tables: {error}"),
             AnalyzeError::Read { path, error } => write!(f, "cannot read {}: {error}", path.display()),
             AnalyzeError::Write { path, error } => write!(f, "cannot write {}: {error}", path.display()),
             AnalyzeError::Output(error) => write!(f, "cannot write the report: {error}"),
@@ -135,6 +178,12 @@ impl std::error::Error for AnalyzeError {}
 impl From<AllocationError> for AnalyzeError {
     fn from(error: AllocationError) -> Self {
         AnalyzeError::Hash(error)
+    }
+}
+
+impl From<TablebaseError> for AnalyzeError {
+    fn from(error: TablebaseError) -> Self {
+        AnalyzeError::Tablebases(error)
     }
 }
 

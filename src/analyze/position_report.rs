@@ -57,8 +57,8 @@ fn without_move_number(token: &str) -> Option<&str> {
 }
 
 /// The WDL of a value, from White's point of view.
-fn white_wdl(eval: Eval, material: i32) -> Wdl {
-    let own = wdl::MODEL.expected_for(eval.score, material);
+fn white_wdl(eval: Eval, setting: wdl::Setting) -> Wdl {
+    let own = wdl::MODEL.expected_for(eval.score, eval.turn, setting);
     match eval.turn {
         Color::White => own,
         Color::Black => own.flipped(),
@@ -66,14 +66,14 @@ fn white_wdl(eval: Eval, material: i32) -> Wdl {
 }
 
 /// One depth's line: `depth 12  +0.31  W 31.2% D 52.0% L 16.8%  1.23M nodes  850k nps  1.4 s  12. Nf3 Nc6`.
-fn line_text(pos: &Position, line: &IterationReport, multipv: usize, material: i32) -> String {
+fn line_text(pos: &Position, line: &IterationReport, multipv: usize, setting: wdl::Setting) -> String {
     let eval = Eval { score: line.score, turn: pos.turn() };
     let rank = if multipv > 1 { format!(" #{}", line.multipv) } else { String::new() };
     format!(
         "depth {:>2}{rank}  {:>6}  {}  {:>6} nodes  {:>6} nps  {:>5.1} s  {}",
         line.depth,
         pawns(eval),
-        wdl_percent(white_wdl(eval, material)),
+        wdl_percent(white_wdl(eval, setting)),
         human_count(line.nodes),
         human_count(line.nps),
         line.time.as_secs_f64(),
@@ -98,11 +98,11 @@ pub fn run(
     }
     let analyst = Analyst::new(limits)?;
     writeln!(out, "Searching {}; scores from White's side, WDL from Patina's model.", limits.describe())?;
-    let material = wdl::material(pos.chess());
+    let setting = wdl::Setting::of(pos.chess());
     let start = std::time::Instant::now();
     let out = Mutex::new(out);
     let finding = analyst.search(pos, &|line| {
-        let _ = writeln!(out.lock(), "{}", line_text(pos, line, limits.multipv, material));
+        let _ = writeln!(out.lock(), "{}", line_text(pos, line, limits.multipv, setting));
     });
     let out = out.into_inner();
     let Some(finding) = finding else {
@@ -115,7 +115,7 @@ pub fn run(
         "\nBest move: {}  {}  {}  (depth {}, {} nodes in {:.1} s, {} nps)",
         san_line(pos.chess(), &finding.line[..1]),
         pawns(finding.eval),
-        wdl_percent(white_wdl(finding.eval, material)),
+        wdl_percent(white_wdl(finding.eval, setting)),
         finding.depth,
         human_count(finding.nodes),
         elapsed.as_secs_f64(),

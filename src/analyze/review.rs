@@ -3,8 +3,9 @@
 //!
 //! A move's loss is the mover's expected score (a win 1, a draw 1/2, from the WDL model in
 //! `crate::wdl`) before the move, where the engine's best move is assumed, minus the expected
-//! score after the move played. Both are read at the material before the move, so a capture
-//! neither earns nor costs anything by the material count alone. A move equal to the engine's
+//! score after the move played. Both are read in the model's setting before the move (its
+//! material, and who can still win: `wdl::Setting`), so a capture neither earns nor costs
+//! anything by the material count alone. A move equal to the engine's
 //! choice loses nothing by definition: a later, deeper search finding the line worse is the
 //! engine's horizon, not the player's error.
 //!
@@ -83,9 +84,10 @@ impl Mark {
     }
 }
 
-/// The mover's expected score, 0 to 1, from a position's value and its material.
-pub fn expected_score(eval: Eval, mover: Color, material: i32) -> f64 {
-    let own = wdl::MODEL.expected_score_for(eval.score, material);
+/// The mover's expected score, 0 to 1, from a position's value and the model's `setting`
+/// (material, who can still win).
+pub fn expected_score(eval: Eval, mover: Color, setting: wdl::Setting) -> f64 {
+    let own = wdl::MODEL.expected_score_for(eval.score, eval.turn, setting);
     if eval.turn == mover {
         own
     } else {
@@ -145,8 +147,8 @@ pub struct MoveFacts {
     pub before: Eval,
     /// The value of the position after the move played.
     pub after: Eval,
-    /// Material before the move (`wdl::material`).
-    pub material: i32,
+    /// The model's setting before the move (`wdl::Setting::of`): material, who can win.
+    pub setting: wdl::Setting,
 }
 
 /// The loss, centipawn loss and mark of one move.
@@ -155,8 +157,8 @@ pub fn judge_move(facts: &MoveFacts) -> (f64, i32, Option<Mark>) {
         return (0.0, 0, None);
     }
     let mover = facts.mover;
-    let loss = (expected_score(facts.before, mover, facts.material)
-        - expected_score(facts.after, mover, facts.material))
+    let loss = (expected_score(facts.before, mover, facts.setting)
+        - expected_score(facts.after, mover, facts.setting))
     .max(0.0);
     let centipawn_loss =
         (capped_centipawns(facts.before, mover) - capped_centipawns(facts.after, mover)).max(0);
@@ -216,7 +218,7 @@ mod tests {
             best: Some(if best_played { e4 } else { d4 }),
             before,
             after,
-            material: 40,
+            setting: wdl::Setting::both_can_win(40),
         }
     }
 
@@ -247,10 +249,22 @@ mod tests {
     }
 
     #[test]
+    fn giving_up_a_won_ending_is_a_blunder() {
+        // King and rook against king, +7.80: a sure win. Dropping the rook (0.00 after) loses
+        // half a point, where the two-sided model would have called the ending half drawn.
+        let pos = Position::from_fen("8/8/8/4k3/8/8/8/R3K3 w - - 0 1", false).unwrap();
+        let mut rook_up = facts(eval(780, Color::White), eval(0, Color::Black), false);
+        rook_up.setting = wdl::Setting::of(pos.chess());
+        let (loss, _, mark) = judge_move(&rook_up);
+        assert!(loss > 0.49 && mark == Some(Mark::Blunder), "{loss}");
+    }
+
+    #[test]
     fn mates_are_certain_and_capped_in_centipawns() {
         let mated = Eval { score: Score::Mate(0), turn: Color::Black };
-        assert_eq!(expected_score(mated, Color::White, 10), 1.0);
-        assert_eq!(expected_score(mated, Color::Black, 10), 0.0);
+        let setting = wdl::Setting::both_can_win(10);
+        assert_eq!(expected_score(mated, Color::White, setting), 1.0);
+        assert_eq!(expected_score(mated, Color::Black, setting), 0.0);
         assert_eq!(capped_centipawns(mated, Color::White), CENTIPAWN_CAP);
         // Missing a mate in 2 for a +1.00 position.
         let before = Eval { score: Score::Mate(2), turn: Color::White };

@@ -6,15 +6,19 @@
 //! on the games before it.
 
 use super::review::Eval;
-use super::AnalysisLimits;
+use super::{AnalysisLimits, AnalyzeError, TablebaseSettings};
 use crate::engine;
 use crate::position::Position;
 use crate::rules::{Reason, Verdict};
-use crate::search::{IterationReport, Score, ScoreBound, SearchControl, SearchEvent, SearchLimits};
+use crate::search::{
+    IterationReport, Score, ScoreBound, SearchControl, SearchEvent, SearchLimits, TablebaseUse,
+};
+use crate::tablebase::Tablebases;
 use crate::time::TimeBudget;
-use crate::tt::{AllocationError, TranspositionTable};
+use crate::tt::TranspositionTable;
 use parking_lot::Mutex;
 use shakmaty::Move;
+use std::sync::Arc;
 
 /// What one search concluded about a position.
 #[derive(Debug, Clone)]
@@ -36,15 +40,18 @@ pub struct Analyst {
 }
 
 impl Analyst {
-    /// An analyst searching within `limits` on a fresh table of `limits.hash_mib` MiB.
-    pub fn new(limits: &AnalysisLimits) -> Result<Analyst, AllocationError> {
+    /// An analyst searching within `limits` on a fresh table of `limits.hash_mib` MiB, with
+    /// the Syzygy tables `limits` name loaded.
+    pub fn new(limits: &AnalysisLimits) -> Result<Analyst, AnalyzeError> {
         let table = TranspositionTable::new(limits.hash_mib)?;
+        let tablebases = limits.tablebases.as_ref().map(table_use).transpose()?;
         let search_limits = SearchLimits {
             depth: limits.depth,
             nodes: limits.nodes,
             time: limits.movetime.map(TimeBudget::fixed),
             multipv: limits.multipv.max(1),
             threads: limits.threads.max(1),
+            tablebases,
             ..SearchLimits::default()
         };
         Ok(Analyst { table, limits: search_limits })
@@ -83,6 +90,17 @@ impl Analyst {
             nodes: outcome.nodes,
         })
     }
+}
+
+/// Loads the tables of `settings` for the search, as the engine applies the UCI options.
+fn table_use(settings: &TablebaseSettings) -> Result<TablebaseUse, AnalyzeError> {
+    let tables = Tablebases::load(&settings.path)?;
+    Ok(TablebaseUse {
+        probe_depth: settings.probe_depth,
+        probe_limit: settings.probe_limit.min(tables.max_pieces()),
+        rule50: settings.rule50,
+        tables: Arc::new(tables),
+    })
 }
 
 /// The value of a position the rules have ended the game in (`verdict` judged it): checkmate is

@@ -13,7 +13,7 @@ use crate::rules::{self, Reason, Verdict};
 use crate::search::{IterationReport, Score, SearchOutcome};
 use crate::strength::{self, Knobs};
 use crate::wdl::{self, Wdl};
-use shakmaty::Move;
+use shakmaty::{Color, Move};
 
 /// One thing the engine has to say about the `go` it is answering.
 #[derive(Debug, Clone)]
@@ -72,26 +72,26 @@ pub enum Answer {
     },
 }
 
-/// Whether reported lines carry a win/draw/loss expectation: the root's material when
-/// `UCI_ShowWDL` was on at `go`.
+/// Whether reported lines carry a win/draw/loss expectation: the root's setting (material,
+/// who can still win) and side to move when `UCI_ShowWDL` was on at `go`.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct WdlView {
-    material: Option<i32>,
+    root: Option<(wdl::Setting, Color)>,
 }
 
 impl WdlView {
     pub(super) fn new(pos: &Position, show_wdl: bool) -> WdlView {
-        WdlView { material: show_wdl.then(|| wdl::material(pos.chess())) }
+        WdlView { root: show_wdl.then(|| (wdl::Setting::of(pos.chess()), pos.turn())) }
     }
 
-    /// The expected result of a line scoring `score`, if asked for.
+    /// The expected result of a line scoring `score` (the side to move's view), if asked for.
     pub(super) fn of(&self, score: Score) -> Option<Wdl> {
-        self.material.map(|material| wdl::MODEL.expected_for(score, material))
+        self.root.map(|(setting, turn)| wdl::MODEL.expected_for(score, turn, setting))
     }
 
     /// `wdl`, if asked for.
     fn certain(&self, wdl: Wdl) -> Option<Wdl> {
-        self.material.map(|_| wdl)
+        self.root.map(|_| wdl)
     }
 }
 

@@ -294,6 +294,13 @@ impl Position {
         self.history.iter().rev().take(window).skip(1).step_by(2).filter(|&&key| key == self.key).count()
     }
 
+    /// Whether some position since the last capture or pawn move (the current one included)
+    /// has occurred twice: the game is going round in circles.
+    pub fn has_repeated(&self) -> bool {
+        let mut seen = std::collections::HashSet::with_capacity(self.repeatable_keys().len() + 1);
+        self.repeatable_keys().iter().chain(std::iter::once(&self.key)).any(|key| !seen.insert(*key))
+    }
+
     /// Draw by repetition inside the search: one earlier occurrence after the root, or two
     /// anywhere (the game record included).
     pub fn is_search_repetition(&self) -> bool {

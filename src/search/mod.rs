@@ -10,6 +10,7 @@ mod kept;
 mod mate_line;
 mod material_scale;
 pub mod params;
+mod root_facts;
 mod threads;
 mod tt_scores;
 mod worker;
@@ -209,7 +210,8 @@ pub struct SearchOutcome {
     /// The score of the line played, from the side to move's point of view.
     pub score: Score,
     /// The main thread's lines of its last completed iteration, best first, one per MultiPV
-    /// line (a single line for a tablebase root). `best` may differ from the first line's move:
+    /// line (at a tablebase root, only moves that keep the tables' result are searched, so
+    /// there may be fewer). `best` may differ from the first line's move:
     /// it also weighs a deeper, unfinished iteration and the other threads' votes.
     pub lines: Vec<RootLine>,
     /// The `info` line of the move played (`multipv 1`, its PV starting with `best`, its score

@@ -6,15 +6,17 @@
 //! worker (id 0) owns the clock; when it finishes it raises the stop flag so helpers unwind.
 //! The move played comes from a vote: each worker backs its best move with weight growing in
 //! its completed depth and its score, so a deeper, more confident thread carries the decision.
+//! Before any worker starts, `RootFacts::settle` learns what it can of the root: whether it is
+//! dead, and at a tablebase root which moves keep the tables' result (the only ones searched).
 
 use super::kept::SearchMemory;
-use super::params::{DRAW, MATE_BOUND, MAX_PLY, TB_WIN};
+use super::params::{MATE_BOUND, MAX_PLY};
+use super::root_facts::RootFacts;
 use super::worker::{Shared, Worker};
 use super::{
     IterationReport, RootLine, Score, ScoreBound, SearchControl, SearchEvent, SearchLimits, SearchOutcome,
 };
 use crate::position::Position;
-use crate::tablebase::Outcome;
 use crate::tt::TranspositionTable;
 use shakmaty::Move;
 use std::collections::HashMap;
@@ -44,13 +46,18 @@ pub fn run_with_memory(
     report: &(dyn Fn(SearchEvent) + Sync),
 ) -> SearchOutcome {
     tt.new_search();
-    if let Some(outcome) = tablebase_root(pos, limits, control, report) {
-        return outcome;
-    }
+    let mut root_moves = root_moves(pos, limits);
+    let root = RootFacts::settle(pos, &mut root_moves, limits.tablebases.as_ref(), control);
+    let without_probes;
+    let limits = if root.probes_in_search() {
+        limits
+    } else {
+        without_probes = SearchLimits { tablebases: None, ..limits.clone() };
+        &without_probes
+    };
     let threads = limits.threads.max(1);
     let node_counts: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
-    let shared = Shared { tt, control, limits, node_counts: &node_counts, report };
-    let root_moves = root_moves(pos, limits);
+    let shared = Shared { tt, control, limits, root: &root, node_counts: &node_counts, report };
 
     let mut loan = memory.lend(threads);
     let mut lent = std::mem::take(&mut loan.tables).into_iter();
@@ -102,7 +109,7 @@ pub fn run_with_memory(
             (
                 chosen.depth,
                 chosen.seldepth,
-                Score::from_internal(chosen.score),
+                Score::from_internal(root.reported(chosen.pv[0], chosen.score)),
                 chosen.bound,
                 chosen.pv.clone(),
             )
@@ -131,52 +138,6 @@ pub fn run_with_memory(
         lines,
         played,
     }
-}
-
-/// A tablebase position is not searched: the DTZ-optimal move converts a win and holds a draw
-/// (a search could miss either). `searchmoves` turns this off, so analysts can still explore.
-fn tablebase_root(
-    pos: &Position,
-    limits: &SearchLimits,
-    control: &SearchControl,
-    report: &(dyn Fn(SearchEvent) + Sync),
-) -> Option<SearchOutcome> {
-    let tb = limits.tablebases.as_ref()?;
-    let chess = pos.chess();
-    if !limits.search_moves.is_empty() || !crate::tablebase::is_candidate(chess, tb.probe_limit) {
-        return None;
-    }
-    let choice = tb.tables.root_move(chess, tb.rule50)?;
-    control.count_tb_hit();
-    let score = match choice.outcome {
-        Outcome::Win => TB_WIN - choice.dtz.min(MAX_PLY as i32),
-        Outcome::Draw => DRAW,
-        Outcome::Loss => -TB_WIN + choice.dtz.min(MAX_PLY as i32),
-    };
-    let elapsed = control.search_elapsed();
-    let played = IterationReport {
-        depth: 1,
-        seldepth: 1,
-        multipv: 1,
-        score: Score::from_internal(score),
-        bound: ScoreBound::Exact,
-        nodes: 1,
-        nps: (1_000_000 / elapsed.as_micros().max(1)) as u64,
-        hashfull: 0,
-        tbhits: control.tb_hits(),
-        time: elapsed,
-        pv: vec![choice.best],
-    };
-    report(SearchEvent::Iteration(played.clone()));
-    Some(SearchOutcome {
-        best: choice.best,
-        ponder: None,
-        nodes: 1,
-        depth: 1,
-        score: Score::from_internal(score),
-        lines: vec![RootLine { pv: vec![choice.best], score: Score::from_internal(score) }],
-        played,
-    })
 }
 
 /// The legal root moves, restricted to `searchmoves` when given (ignoring illegal ones).

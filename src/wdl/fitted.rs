@@ -2,12 +2,12 @@
 //
 // The win/draw/loss model of src/wdl/mod.rs: log a and log b are cubics in
 // x = material / 39 - 1, fitted by maximum likelihood to the results of the positions below.
-// command: patina wdl-fit --data dg21.bin --data dg22.bin --out /work/main/src/wdl/fitted.rs
+// command: patina wdl-fit --data dg21.bin --data dg22.bin --out fitted.rs
 // data: dg21.bin (first 9765746 positions, 0 bad lines)
-//   regenerate: patina datagen --games 129178 --nodes 16000 --soft-nodes 2000 --random-plies 2 --seed 31021 --book /work/shared/books/noob_3moves.epd --syzygy /work/shared/syzygy --out FILE
+//   regenerate: patina datagen --games 129178 --nodes 16000 --soft-nodes 2000 --random-plies 2 --seed 31021 --book noob_3moves.epd --syzygy syzygy --out FILE
 //   and take its first 9765746 positions (game i depends only on the seed and i)
 // data: dg22.bin (first 85103 positions, 0 bad lines)
-//   regenerate: patina datagen --games 1134 --nodes 16000 --soft-nodes 2000 --random-plies 2 --seed 31022 --book /work/shared/books/noob_3moves.epd --syzygy /work/shared/syzygy --out FILE
+//   regenerate: patina datagen --games 1134 --nodes 16000 --soft-nodes 2000 --random-plies 2 --seed 31022 --book noob_3moves.epd --syzygy syzygy --out FILE
 //   and take its first 85103 positions (game i depends only on the seed and i)
 // positions: 9850849
 // date: 2026-11-29

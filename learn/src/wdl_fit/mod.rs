@@ -27,7 +27,7 @@ mod render;
 pub use likelihood::Cells;
 pub use load::{load, Sample};
 pub use newton::{fit, Fitted};
-pub use render::{render, Header};
+pub use render::{command_line, render, Header};
 
 use crate::data::recorded_checkpoint;
 use crate::data::{FileCounts, NO_POSITIONS};
@@ -45,8 +45,6 @@ pub struct FitRequest {
     pub out: PathBuf,
     /// Read at most this many positions in all (the first ones of the files, in order).
     pub limit: Option<usize>,
-    /// Written into the header.
-    pub command_line: String,
 }
 
 /// Why a fit stopped; each names the file or the problem.
@@ -180,7 +178,7 @@ pub fn run(request: &FitRequest, mut report: impl FnMut(FitEvent)) -> Result<Fit
     report(FitEvent::Fitted { fitted, elapsed: started.elapsed() });
 
     let header = Header {
-        command_line: request.command_line.clone(),
+        command_line: command_line(&request.data, request.limit, &request.out),
         data: sources,
         positions: samples.len(),
         date: patina::utc::utc_date(SystemTime::now()),

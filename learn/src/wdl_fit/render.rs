@@ -1,17 +1,20 @@
 //! The generated Rust file: a header saying how the model was made (command, data and how to
 //! regenerate it, date, cross-entropies, a table of the model at a few material counts), then
 //! the `Model` expression that `src/wdl/mod.rs` includes.
+//!
+//! The header names files by their names alone, never by a path: the file is committed, and
+//! where the data, book and tables lay on the machine that fitted it means nothing elsewhere.
 
 use super::newton::Fitted;
 use crate::data::Checkpoint;
 use crate::data::FileCounts;
 use patina::wdl::{Cubic, MATERIAL_MAX};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Everything the header records.
 #[derive(Debug, Clone)]
 pub struct Header {
-    /// The `patina-learn wdl-fit` command line that made the file.
+    /// The `patina-learn wdl-fit` command line that made the file, files by name (`command_line`).
     pub command_line: String,
     /// Each data file, what it gave, and the datagen settings its sidecar records.
     pub data: Vec<(PathBuf, FileCounts, Option<Checkpoint>)>,
@@ -23,7 +26,28 @@ pub struct Header {
     pub baseline: Fitted,
 }
 
-/// The `patina-learn datagen` command line (less `--out`) that makes the data `made` records.
+/// The `patina-learn wdl-fit` command that reads `data` (at most `limit` positions) and writes
+/// `out`, every file by its name alone.
+pub fn command_line(data: &[PathBuf], limit: Option<usize>, out: &Path) -> String {
+    let data: String = data.iter().map(|path| format!(" --data {}", file_name(path))).collect();
+    let limit = limit.map(|limit| format!(" --limit {limit}")).unwrap_or_default();
+    format!("patina-learn wdl-fit{data}{limit} --out {}", file_name(out))
+}
+
+/// The last component of `path` (`dg21.bin` of `/data/dg21.bin`); the path itself when it has
+/// none (`..`).
+fn file_name(path: &Path) -> String {
+    path.file_name().unwrap_or(path.as_os_str()).to_string_lossy().into_owned()
+}
+
+/// A list of folders or files (`SyzygyPath`'s `:`-separated form) by their names alone.
+fn file_names(paths: &str) -> String {
+    let names: Vec<String> = std::env::split_paths(paths).map(|path| file_name(&path)).collect();
+    names.join(":")
+}
+
+/// The `patina-learn datagen` command line (less `--out`) that makes the data `made` records, with
+/// the book and tables by their names alone.
 fn datagen_command(made: &Checkpoint) -> String {
     let flags = |settings: Vec<(&str, String)>| -> String {
         settings.iter().map(|(flag, value)| format!(" --{flag} {value}")).collect()
@@ -34,7 +58,7 @@ fn datagen_command(made: &Checkpoint) -> String {
         made.nodes,
         flags(made.play_settings()),
         made.seed,
-        flags(made.source_settings())
+        flags(made.source_settings().into_iter().map(|(flag, paths)| (flag, file_names(&paths))).collect())
     )
 }
 
@@ -56,7 +80,7 @@ pub fn render(fitted: &Fitted, header: &Header) -> String {
     for (path, counts, checkpoint) in &header.data {
         line(&format!(
             "// data: {} (first {} positions, {} bad lines)",
-            path.display(),
+            file_name(path),
             counts.positions,
             counts.bad_lines
         ));

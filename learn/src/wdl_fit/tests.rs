@@ -3,6 +3,7 @@
 use super::newton::solve_positive_definite;
 use super::*;
 use patina::wdl::MATERIAL_MAX;
+use std::path::Path;
 
 /// Positions drawn from `model` itself, deterministically: `per_cell` results per
 /// (material, score) in the proportions the model gives.
@@ -58,16 +59,21 @@ fn rendered_file_states_its_origin() {
         random_plies: 0,
         dfrc_percent: 0,
         table_playout: 0,
-        book: Some("b.epd".to_string()),
+        book: Some("/books/b.epd".to_string()),
         syzygy: None,
     };
-    let deeper =
-        crate::data::Checkpoint { soft_nodes: Some(1000), nodes: 8000, random_plies: 2, ..made.clone() };
+    let deeper = crate::data::Checkpoint {
+        soft_nodes: Some(1000),
+        nodes: 8000,
+        random_plies: 2,
+        syzygy: Some("/tables/345:/tables/6".to_string()),
+        ..made.clone()
+    };
     let fitted = Fitted { model: patina::wdl::MODEL, cross_entropy: 0.7, iterations: 5 };
     let header = Header {
-        command_line: "patina-learn wdl-fit --data d.txt --out f.rs".to_string(),
+        command_line: command_line(&[PathBuf::from("/data/d.txt")], None, Path::new("/src/f.rs")),
         data: vec![
-            (PathBuf::from("d.txt"), FileCounts { positions: 12, bad_lines: 1 }, None),
+            (PathBuf::from("/data/d.txt"), FileCounts { positions: 12, bad_lines: 1 }, None),
             (PathBuf::from("e.bin"), FileCounts { positions: 30, bad_lines: 0 }, Some(made.clone())),
             (PathBuf::from("f.bin"), FileCounts { positions: 5, bad_lines: 0 }, Some(deeper)),
         ],
@@ -83,11 +89,18 @@ fn rendered_file_states_its_origin() {
         "// date: 2026-11-22",
         "//   regenerate: patina-learn datagen --games 4 --nodes 5000 --seed 7 --book b.epd --out FILE\n",
         "//   regenerate: patina-learn datagen --games 4 --nodes 8000 --soft-nodes 1000 --random-plies 2 --seed 7 \
-         --book b.epd --out FILE\n",
+         --book b.epd --syzygy 345:6 --out FILE\n",
         "\nModel {\n    log_a: [",
     ] {
         assert!(text.contains(needle), "missing '{needle}' in\n{text}");
     }
+    // The file is committed: where the data lay on the fitting machine is no one else's business.
+    for folder in ["/data", "/books", "/tables", "/src"] {
+        assert!(!text.contains(folder), "'{folder}' in\n{text}");
+    }
+    let limited =
+        command_line(&[PathBuf::from("a/x.bin"), PathBuf::from("y.txt")], Some(50), Path::new("f.rs"));
+    assert_eq!(limited, "patina-learn wdl-fit --data x.bin --data y.txt --limit 50 --out f.rs");
 }
 
 #[test]

@@ -10,6 +10,7 @@ use super::kept::ThreadMemory;
 use super::mate_line;
 use super::material_scale::material_scaled;
 use super::params::*;
+use super::root_facts::RootFacts;
 use super::tt_scores::{bound_allows_cutoff, score_from_tt, score_to_tt};
 use super::{IterationReport, RootLine, Score, ScoreBound, SearchControl, SearchEvent, SearchLimits};
 use crate::attacks::attacked_squares;
@@ -54,6 +55,8 @@ pub struct Shared<'a> {
     pub tt: &'a TranspositionTable,
     pub control: &'a SearchControl,
     pub limits: &'a SearchLimits,
+    /// What is known of the root before the search: dead, or ranked by the tables.
+    pub root: &'a RootFacts,
     /// Node count of each worker, published every `POLL_INTERVAL` nodes.
     pub node_counts: &'a [AtomicU64],
     pub report: &'a (dyn Fn(SearchEvent) + Sync),
@@ -575,15 +578,20 @@ impl<'a> Worker<'a> {
         );
     }
 
-    /// Draw by the fifty-move rule, repetition or insufficient material, seen from inside the tree.
+    /// Draw by the fifty-move rule, repetition or insufficient material, seen from inside the
+    /// tree; every node below a dead root.
     fn rule_draw(&self, in_check: bool, ply: usize) -> Option<i32> {
-        // Draws inside the tree score 0 +- 1 by node count, so that the search does not settle
-        // into one repetition line when every other line scores exactly the same.
-        let draw = DRAW + 1 - (self.nodes & 2) as i32;
         if ply == 0 {
             return None;
         }
         let chess = self.pos.chess();
+        // A dead position is a draw whatever is played: exactly 0, so a dead root reports 0.
+        if self.shared.root.is_dead || chess.is_insufficient_material() {
+            return Some(DRAW);
+        }
+        // Other draws inside the tree score 0 +- 1 by node count, so that the search does not
+        // settle into one repetition line when every other line scores exactly the same.
+        let draw = DRAW + 1 - (self.nodes & 2) as i32;
         if self.pos.halfmoves() >= FIFTY_MOVE_PLIES {
             // Checkmate on the hundredth ply still wins.
             if in_check && chess.legal_moves().is_empty() {
@@ -591,7 +599,7 @@ impl<'a> Worker<'a> {
             }
             return Some(draw);
         }
-        if self.pos.is_search_repetition() || chess.is_insufficient_material() {
+        if self.pos.is_search_repetition() {
             return Some(draw);
         }
         None

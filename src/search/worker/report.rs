@@ -20,7 +20,10 @@ impl Worker<'_> {
     pub(super) fn record_lines(&mut self, lines: usize) {
         self.completed_lines = self.root_moves[..lines]
             .iter()
-            .map(|rm| RootLine { pv: rm.pv.clone(), score: Score::from_internal(rm.score) })
+            .map(|rm| RootLine {
+                pv: rm.pv.clone(),
+                score: Score::from_internal(self.shared.root.reported(rm.mv, rm.score)),
+            })
             .collect();
     }
 
@@ -74,7 +77,7 @@ impl Worker<'_> {
             depth,
             seldepth: self.seldepth.max(depth as usize),
             multipv: index + 1,
-            score: Score::from_internal(score),
+            score: Score::from_internal(self.shared.root.reported(root_move.mv, score)),
             bound,
             nodes,
             nps,

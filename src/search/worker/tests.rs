@@ -8,8 +8,15 @@ fn with_worker(fen: &str, test: impl FnOnce(&mut Worker, &TranspositionTable)) {
     let control = SearchControl::new(false);
     let limits = SearchLimits { threads: 1, multipv: 1, ..SearchLimits::default() };
     let node_counts = [AtomicU64::new(0)];
-    let shared =
-        Shared { tt: &tt, control: &control, limits: &limits, node_counts: &node_counts, report: &|_| {} };
+    let root = RootFacts::default();
+    let shared = Shared {
+        tt: &tt,
+        control: &control,
+        limits: &limits,
+        root: &root,
+        node_counts: &node_counts,
+        report: &|_| {},
+    };
     let pos = Position::from_fen(fen, false).unwrap();
     let root_moves = pos.legal_moves().to_vec();
     let mut worker = Worker::new(0, &shared, pos, root_moves, ThreadMemory::default());
