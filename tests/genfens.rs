@@ -2,25 +2,10 @@
 //! command-line argument and in the UCI loop, from random plies and from a book.
 
 use patina::position::Position;
-use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 mod common;
-use common::{path_str, patina, scratch};
-
-/// A small book: three balanced positions after 1. e4, 1. d4 and 1. c4.
-fn write_book(dir: &Path) -> PathBuf {
-    let book = dir.join("book.epd");
-    std::fs::write(
-        &book,
-        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n\
-         rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - hmvc 0; c0 \"d4\";\n\
-         \n\
-         rnbqkbnr/pppppppp/8/8/2P5/8/PP1PPPPP/RNBQKBNR b KQkq -\n",
-    )
-    .expect("write the test book");
-    book
-}
+use common::{path_str, patina, scratch, write_book};
 
 /// The FENs of the `info string genfens` lines of `patina "genfens ..." "quit"`.
 fn genfens(command: &str) -> Vec<String> {

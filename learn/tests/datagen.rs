@@ -3,10 +3,10 @@
 //! the refusals that protect a data file.
 
 use patina::position::Position;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 mod common;
-use common::{engine_tables, learn, path_str, scratch};
+use common::{engine_tables, learn, path_str, scratch, write_book};
 
 /// Runs `patina-learn datagen --nodes 500` with `extra` arguments into `out`, asserting success.
 fn datagen(out: &Path, extra: &[&str]) {
@@ -136,20 +136,6 @@ fn soft_nodes_and_random_plies_are_reproducible_and_kept_on_resume() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!output.status.success() && stderr.contains("records random-plies '3' but '2'"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// A small book: three balanced positions after 1. e4, 1. d4 and 1. c4.
-fn write_book(dir: &Path) -> PathBuf {
-    let book = dir.join("book.epd");
-    std::fs::write(
-        &book,
-        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n\
-         rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - hmvc 0; c0 \"d4\";\n\
-         \n\
-         rnbqkbnr/pppppppp/8/8/2P5/8/PP1PPPPP/RNBQKBNR b KQkq -\n",
-    )
-    .expect("write the test book");
-    book
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! What the integration tests share: a harness that drives the real `patina` binary over pipes
-//! (the UCI suites), helpers that run it as a command-line program (`patina`, `scratch`), and
-//! the one place wall-clock bounds are decided (`timing`, `assert_latency`).
+//! (the UCI suites), helpers that run it as a command-line program (`patina`, `scratch`, from
+//! `shared.rs`, which `learn/tests` includes too), and the one place wall-clock bounds are
+//! decided (`timing`, `assert_latency`).
 //!
 //! `EngineProcess::spawn` starts the binary with piped stdin and stdout; a reader thread forwards
 //! each stdout line to a channel, so every wait here has a timeout and a hung engine fails the
@@ -16,12 +17,17 @@
 
 #![allow(dead_code)]
 
+mod shared;
 pub mod uci;
+
+/// `patina(args)` runs the binary to completion; `write_book` writes a small opening book.
+/// Each test crate uses a subset, hence the `unused_imports` allowance.
+#[allow(unused_imports)]
+pub use shared::{path_str, run_binary as patina, scratch, write_book};
 
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Output, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -88,23 +94,6 @@ pub fn assert_exit_within(engine: &mut EngineProcess, what: &str) {
     let status = engine.wait_exit(bound).unwrap_or_else(|| panic!("still running {bound:?} after {what}"));
     eprintln!("{what}: exited after {:.1} ms", ms(sent.elapsed()));
     assert!(status.success(), "exit status {status:?}");
-}
-
-/// Runs `patina` with `args` to completion.
-pub fn patina(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_patina")).args(args).output().expect("patina runs")
-}
-
-/// A fresh, empty directory for one test (`suite` and `name` keep parallel tests apart).
-pub fn scratch(suite: &str, name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("patina-{suite}-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
-pub fn path_str(path: &Path) -> &str {
-    path.to_str().expect("utf-8 temp path")
 }
 
 /// The `patina` binary with piped stdin and stdout, for tests that need the raw pipes.
