@@ -7,10 +7,10 @@
 //! runs from a threat or into one;
 //! continuation (the piece and square of the move one or two plies back, then the piece and
 //! square of this move) for quiets in context; capture (piece, to, captured piece) for
-//! captures. Bonuses grow with depth squared, on the scale where gravity bites
-//! (`HISTORY_STEP * min(depth^2, HISTORY_DEPTH_CAP)` against `HISTORY_MAX`), as in Ethereal.
+//! captures. Bonuses and maluses grow with depth squared, on the scale where gravity bites
+//! (`SearchParams::history_bonus` against `HISTORY_MAX`), as in Ethereal.
 
-use super::params::{HISTORY_DEPTH_CAP, HISTORY_MAX, HISTORY_STEP, MAX_PLY};
+use super::params::{HISTORY_MAX, MAX_PLY};
 use shakmaty::{Bitboard, Color, Move, Role};
 
 /// A moved piece and where it went: the context a continuation history is keyed by.
@@ -79,11 +79,6 @@ impl Default for History {
             counters: Box::new([[[None; 64]; 64]; 2]),
         }
     }
-}
-
-/// The bonus (or, negated, malus) a move earns at `depth`.
-pub fn bonus(depth: i32) -> i32 {
-    HISTORY_STEP * (depth * depth).min(HISTORY_DEPTH_CAP)
 }
 
 /// History gravity: `entry` moves toward `+-HISTORY_MAX` by `delta`, less the closer it is.
@@ -177,9 +172,9 @@ impl History {
         apply(&mut self.capture[PieceTo::of(side, mv).index()][captured as usize - 1], delta);
     }
 
-    /// `best` caused a cutoff at `depth` after the quiets and tacticals tried before it failed:
-    /// reward it and punish those. A quiet best move also becomes a killer and the counter to
-    /// the previous move.
+    /// `best` caused a cutoff after the quiets and tacticals tried before it failed: it earns
+    /// `bonus` and they lose `malus`. A quiet best move also becomes a killer and the counter
+    /// to the previous move.
     #[allow(clippy::too_many_arguments)]
     pub fn reward_cutoff(
         &mut self,
@@ -189,10 +184,9 @@ impl History {
         contexts: &Contexts,
         side: Color,
         previous: Option<Move>,
-        depth: i32,
+        (bonus, malus): (i32, i32),
         ply: usize,
     ) {
-        let bonus = bonus(depth);
         if best.is_capture() || best.promotion().is_some() {
             self.update_capture(side, best, bonus);
         } else {
@@ -205,11 +199,11 @@ impl History {
             }
             self.update_quiet(contexts, side, best, bonus);
             for &other in quiets_tried {
-                self.update_quiet(contexts, side, other, -bonus);
+                self.update_quiet(contexts, side, other, -malus);
             }
         }
         for &other in tacticals_tried {
-            self.update_capture(side, other, -bonus);
+            self.update_capture(side, other, -malus);
         }
     }
 }
@@ -217,7 +211,12 @@ impl History {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::params::SearchParams;
     use shakmaty::{Chess, Position as _};
+
+    fn bonus(depth: i32) -> i32 {
+        SearchParams::default().history_bonus(depth)
+    }
 
     #[test]
     fn gravity_keeps_entries_within_the_maximum() {
@@ -240,7 +239,7 @@ mod tests {
         let context = Some(PieceTo::of(Color::Black, moves[2]));
         let contexts = Contexts { moved: [context, None], threats: Bitboard::EMPTY };
         let mut history = History::default();
-        history.reward_cutoff(best, &[tried], &[], &contexts, Color::White, None, 8, 3);
+        history.reward_cutoff(best, &[tried], &[], &contexts, Color::White, None, (bonus(8), bonus(8)), 3);
         assert_eq!(history.butterfly(Color::White, Bitboard::EMPTY, best), bonus(8));
         assert_eq!(history.continuation(&contexts, 0, Color::White, best), bonus(8));
         assert_eq!(history.continuation(&contexts, 1, Color::White, best), 0);

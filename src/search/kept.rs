@@ -62,7 +62,7 @@ mod tests {
 
     /// Marks a thread's tables with a cutoff of `mv` that a fresh table does not have.
     fn mark(tables: &mut ThreadMemory, mv: shakmaty::Move) {
-        tables.history.reward_cutoff(mv, &[], &[], &Contexts::NONE, Color::White, None, 10, 0);
+        tables.history.reward_cutoff(mv, &[], &[], &Contexts::NONE, Color::White, None, (3200, 3200), 0);
     }
 
     fn is_marked(tables: &ThreadMemory, mv: shakmaty::Move) -> bool {

@@ -35,12 +35,8 @@ pub const SE_MAX_DOUBLE_EXTENSIONS: u8 = 6;
 /// Late-move reductions start at this move number in the node (1-based: 2 spares the first).
 pub const LMR_MIN_MOVE: usize = 2;
 
-/// History bonus: `HISTORY_STEP * min(depth^2, HISTORY_DEPTH_CAP)`; gravity holds entries
-/// within `HISTORY_MAX` (Ethereal's scale).
-pub const HISTORY_STEP: i32 = 32;
-/// The history bonus's `depth^2` is capped at this (reached at depth 20).
-pub const HISTORY_DEPTH_CAP: i32 = 400;
-/// History entries stay within plus or minus this.
+/// History entries stay within plus or minus this (Ethereal's scale); the bonus and malus are
+/// the tunables `HISTORY_BONUS_*` and `HISTORY_MALUS_*`.
 pub const HISTORY_MAX: i32 = 16_384;
 
 /// Correction history: entries per table (a power of two), fixed-point grain, the most it may
@@ -189,6 +185,15 @@ tunables! {
     se_margin_per_depth: i32 = 2, SE_MARGIN_PER_DEPTH, [1, 4], 1;
     /// Failing the test by more than this (cp, non-PV nodes) extends the table move by two plies.
     se_double_margin: i32 = 19, SE_DOUBLE_MARGIN, [5, 50], 3;
+    /// A move that causes a cutoff at depth d earns `min(HISTORY_BONUS_STEP * d^2,
+    /// HISTORY_BONUS_CAP)` history (Ethereal's form: the cap is reached at depth 20).
+    history_bonus_step: i32 = 32, HISTORY_BONUS_STEP, [8, 96], 4;
+    /// The history bonus's ceiling.
+    history_bonus_cap: i32 = 12_800, HISTORY_BONUS_CAP, [2000, 16000], 800;
+    /// The moves tried before a cutoff lose `min(HISTORY_MALUS_STEP * d^2, HISTORY_MALUS_CAP)`.
+    history_malus_step: i32 = 32, HISTORY_MALUS_STEP, [8, 96], 4;
+    /// The history malus's ceiling.
+    history_malus_cap: i32 = 12_800, HISTORY_MALUS_CAP, [2000, 16000], 800;
     /// Late-move reductions start at this depth and number of moves searched (1-based).
     lmr_min_depth: i32 = 3, LMR_MIN_DEPTH, [2, 5], 1;
     /// A quiet's combined history reduces it one ply less per this much (at most
@@ -261,6 +266,18 @@ tunables! {
 }
 
 impl SearchParams {
+    /// The history a move earns by causing a cutoff at `depth`.
+    #[inline]
+    pub fn history_bonus(&self, depth: i32) -> i32 {
+        (self.history_bonus_step * depth * depth).min(self.history_bonus_cap)
+    }
+
+    /// The history a move loses by failing before another's cutoff at `depth`.
+    #[inline]
+    pub fn history_malus(&self, depth: i32) -> i32 {
+        (self.history_malus_step * depth * depth).min(self.history_malus_cap)
+    }
+
     /// Futility pruning spares quiets whose combined history is at least this.
     #[inline]
     pub fn futility_history_limit(&self, improving: bool) -> i32 {

@@ -510,7 +510,7 @@ impl<'a> Worker<'a> {
                             &contexts,
                             side,
                             previous,
-                            depth,
+                            (self.params().history_bonus(depth), self.params().history_malus(depth)),
                             ply,
                         );
                         break;
