@@ -5,6 +5,7 @@
 //! the annotated PGN and the graph all format through here, so they read alike.
 
 use super::review::Eval;
+use crate::search::params::TB_WIN_BOUND;
 use crate::search::Score;
 use crate::wdl::Wdl;
 use shakmaty::san::SanPlus;
@@ -41,10 +42,13 @@ pub fn san_line(pos: &Chess, moves: &[Move]) -> String {
 }
 
 /// The value of a position from White's point of view: `+0.31`, `-1.20`, `0.00`, `#3` (White
-/// mates in 3), `-#2` (Black mates in 2); a checkmate on the board is `#0` or `-#0`.
+/// mates in 3), `-#2` (Black mates in 2); a checkmate on the board is `#0` or `-#0`; a win the
+/// Syzygy tables prove (the search's `TB_WIN` less a distance) is `+TB` or `-TB`.
 pub fn pawns(eval: Eval) -> String {
     match eval.for_white() {
         WhiteValue::Centipawns(0) => "0.00".to_string(),
+        WhiteValue::Centipawns(cp) if cp >= TB_WIN_BOUND => "+TB".to_string(),
+        WhiteValue::Centipawns(cp) if cp <= -TB_WIN_BOUND => "-TB".to_string(),
         WhiteValue::Centipawns(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
         WhiteValue::Mate { moves, winner: Color::White } => format!("#{moves}"),
         WhiteValue::Mate { moves, winner: Color::Black } => format!("-#{moves}"),
@@ -152,6 +156,9 @@ mod tests {
         assert_eq!(pawns(white(Score::Mate(3))), "#3");
         assert_eq!(pawns(white(Score::Mate(-2))), "-#2");
         assert_eq!(pawns(black(Score::Mate(-2))), "#2");
+        assert_eq!(pawns(white(Score::Centipawns(24_971))), "+TB");
+        assert_eq!(pawns(black(Score::Centipawns(24_990))), "-TB");
+        assert_eq!(pawns(black(Score::Centipawns(-24_990))), "+TB");
         assert_eq!(eval_tag(white(Score::Centipawns(31))), "[%eval 0.31]");
         assert_eq!(eval_tag(black(Score::Centipawns(120))), "[%eval -1.20]");
         assert_eq!(eval_tag(black(Score::Mate(2))), "[%eval #-2]");
