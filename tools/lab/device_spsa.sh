@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
-# SPSA run 2 (issue 65) on a lent many-core machine (the device tool): the run that needs about
-# 8 hours of this machine's two cores, played one worker per core there, stopped in time to
+# An SPSA run (run 2 of issue 65, run 3 of issue 89) on a lent many-core machine (the device
+# tool), played one worker per core there, stopped in time to
 # fit the device budget, its state brought back to resume here or on the next lent machine.
 #
 #   tools/lab/device_spsa.sh stage TUNE_BINARY STATE [BOOK]
 #       here: copies a tuning build (`cargo build --release --features tune`), the state file
-#       (e.g. docs/spsa/run2.json), fastchess (FASTCHESS, default `fastchess` on PATH),
+#       (e.g. docs/spsa/run3.json), fastchess (FASTCHESS, default `fastchess` on PATH),
 #       tools/lab/spsa.py and the book (BOOK, .epd or .pgn; the argument or the environment,
 #       one of them required; run 2 plays noob_3moves.epd) into target/device-spsa/, the one
 #       path to name in the device call's `carry`.
 #   tools/lab/device_spsa.sh run SECONDS [NODES] [ITERATIONS] [PAIRS]
 #       there: resumes the staged state with one worker per core at NODES a move (default
 #       20,000), the schedule of ITERATIONS (default 1,500) and PAIRS game pairs an iteration
-#       (default 4): run 2's settings, which fix its gain sequences. No iteration starts after
+#       (default 4): run 2's settings; run 3 is `run SECONDS 6000 2500 4`. They fix the gain
+#       sequences, so a resume must repeat them. No iteration starts after
 #       SECONDS; those under way finish and are saved. Writes $OUT/state.json and
-#       $OUT/spsa.out. Back here, copy $OUT/state.json over docs/spsa/run2.json and commit it.
+#       $OUT/spsa.out. Back here, copy $OUT/state.json over the state file staged and commit it.
 #
 # The tunables are the state's own (its `theta`), so a resumed run never changes its set.
 set -euo pipefail
