@@ -58,11 +58,14 @@ impl SearchMemory {
 mod tests {
     use super::*;
     use crate::search::history::Contexts;
+    use crate::search::params::SearchParams;
     use shakmaty::{Bitboard, Chess, Color, Position as _};
 
     /// Marks a thread's tables with a cutoff of `mv` that a fresh table does not have.
     fn mark(tables: &mut ThreadMemory, mv: shakmaty::Move) {
-        tables.history.reward_cutoff(mv, &[], &[], &Contexts::NONE, Color::White, None, (3200, 3200), 0);
+        let params = SearchParams::default();
+        let deltas = (params.history_bonus(10), params.history_malus(10));
+        tables.history.reward_cutoff(mv, &[], &[], &Contexts::NONE, Color::White, None, deltas, 0);
     }
 
     fn is_marked(tables: &ThreadMemory, mv: shakmaty::Move) -> bool {

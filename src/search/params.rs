@@ -265,17 +265,23 @@ tunables! {
     lmr_divisor: i32 = 221, LMR_DIVISOR, [120, 400], 10;
 }
 
+/// The history bonus and malus's one form: `step * depth^2`, at most `cap`.
+#[inline]
+fn depth_squared_capped(step: i32, cap: i32, depth: i32) -> i32 {
+    (step * depth * depth).min(cap)
+}
+
 impl SearchParams {
     /// The history a move earns by causing a cutoff at `depth`.
     #[inline]
     pub fn history_bonus(&self, depth: i32) -> i32 {
-        (self.history_bonus_step * depth * depth).min(self.history_bonus_cap)
+        depth_squared_capped(self.history_bonus_step, self.history_bonus_cap, depth)
     }
 
     /// The history a move loses by failing before another's cutoff at `depth`.
     #[inline]
     pub fn history_malus(&self, depth: i32) -> i32 {
-        (self.history_malus_step * depth * depth).min(self.history_malus_cap)
+        depth_squared_capped(self.history_malus_step, self.history_malus_cap, depth)
     }
 
     /// Futility pruning spares quiets whose combined history is at least this.
