@@ -25,7 +25,8 @@ FASTCHESS, else `fastchess` on PATH; neither has another default.
 `--stop-after SECONDS` starts no iteration after that long (a lent machine's budget;
 tools/lab/device_spsa.sh). `--report` prints where a saved state stands (each tunable against its
 default, in units of its c_end) without playing, for a run that is stopped and resumed across
-sessions.
+sessions. `--bake src/search/params.rs` writes the state's values, rounded, over the defaults
+in that file (the `tunables!` table), for the build a confirmation match plays.
 """
 
 import argparse
@@ -126,6 +127,35 @@ def report(args):
         print(f"{t['name']:40} {start[t['name']]:>7} -> {value:9.2f}  ({moved(t):+.2f} c_end)")
 
 
+def bake(args):
+    """Writes the saved state's values, rounded, as the defaults in the `tunables!` table of
+    `args.bake` (`field: type = DEFAULT, NAME, [min, max], step;`), and lists what changed."""
+    with open(args.state) as saved:
+        theta = json.load(saved)["theta"]
+    with open(args.bake) as source:
+        text = source.read()
+    row = re.compile(r"^(\s*\w+: \w+ = )([-\d_]+)(, (\w+), \[)", re.MULTILINE)
+    seen = set()
+
+    def replace(found):
+        name = found.group(4)
+        if name not in theta:
+            return found.group(0)
+        seen.add(name)
+        old, new = int(found.group(2).replace("_", "")), round(theta[name])
+        if old != new:
+            print(f"{name:40} {old:>7} -> {new}")
+        written = f"{new:_}" if abs(new) >= 10_000 else str(new)
+        return found.group(1) + written + found.group(3)
+
+    text = row.sub(replace, text)
+    missing = set(theta) - seen
+    if missing:
+        sys.exit(f"spsa.py: {args.bake} has no tunable named {', '.join(sorted(missing))}; nothing written")
+    with open(args.bake, "w") as source:
+        source.write(text)
+
+
 def starting_values(state, tunables):
     """The values the run started from: saved with the state, since the engine's defaults may
     since have become the tuned ones; a state saved before `start` existed falls back to them."""
@@ -134,7 +164,7 @@ def starting_values(state, tunables):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--engine", required=True, help="a tuning build of patina")
+    parser.add_argument("--engine", help="a tuning build of patina (needed unless --bake)")
     parser.add_argument("--book", default=os.environ.get("BOOK"), help="EPD or PGN openings (needed unless --report; default $BOOK)")
     parser.add_argument(
         "--fastchess",
@@ -155,8 +185,14 @@ def main():
         help="seconds after which no new iteration starts (those under way finish and are saved), "
         "so a run fits a lent machine's budget",
     )
+    parser.add_argument("--bake", metavar="PARAMS_RS", help="write the saved values as the defaults in this file and stop")
     args = parser.parse_args()
 
+    if args.bake:
+        bake(args)
+        return
+    if not args.engine:
+        sys.exit("spsa.py: --engine is needed unless --bake; --help for usage")
     if args.report:
         report(args)
         return
