@@ -47,7 +47,8 @@ enum CliCommand {
         hash: u64,
     },
     /// Print the search's tunables as OpenBench's SPSA input (`NAME, int, default, min, max,
-    /// c_end, r_end`); a `--features tune` build takes them as UCI options.
+    /// c_end, r_end`), all but those only several threads read; a `--features tune` build takes
+    /// every tunable as a UCI option.
     Spsa,
     /// Count leaf nodes of the legal move tree (`move: count` per root move, then the total).
     Perft {
@@ -273,7 +274,7 @@ fn main() -> ExitCode {
         },
         Some(CliCommand::Analyze(args)) => analyze(args, &options),
         Some(CliCommand::Spsa) => {
-            for tunable in patina::search::TUNABLES {
+            for tunable in patina::search::TUNABLES.iter().filter(|t| t.one_thread) {
                 println!("{}", tunable.spsa_line());
             }
             ExitCode::SUCCESS

@@ -1,5 +1,6 @@
-//! The command-line interface: `bench`, `perft`, `result`, `data results` and `--config`, run
-//! as a user would; exit statuses (a typo, a refused UCI command) and `--version`.
+//! The command-line interface: `bench`, `perft`, `result`, `spsa`, `data results` and
+//! `--config`, run as a user would; exit statuses (a typo, a refused UCI command) and
+//! `--version`.
 
 use std::process::{Command, Output};
 
@@ -99,6 +100,25 @@ fn result_judges_fens_and_move_lists() {
     let bad = patina(&["result", "--moves", "e2e4 e2e4"]);
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("illegal move 'e2e4' at ply 2"));
+}
+
+#[test]
+fn spsa_lists_every_tunable_one_thread_reads_as_openbench_input() {
+    let output = patina(&["spsa"]);
+    assert!(output.status.success());
+    let text = stdout(&output);
+    let names: Vec<&str> = text.lines().map(|line| line.split(", ").next().unwrap_or("")).collect();
+    for line in text.lines() {
+        let fields: Vec<&str> = line.split(", ").collect();
+        assert_eq!(fields.len(), 7, "OpenBench's NAME, int, default, min, max, c_end, r_end: {line}");
+        assert_eq!(fields[1], "int", "{line}");
+        let numbers: Vec<i64> = fields[2..6].iter().map(|f| f.parse().expect(line)).collect();
+        assert!(numbers[1] <= numbers[0] && numbers[0] <= numbers[2], "default in range: {line}");
+    }
+    assert!(names.len() >= 40, "{text}");
+    assert!(names.contains(&"ASPIRATION_DELTA"), "{text}");
+    // Only several threads vote, so a one-thread tuner cannot move it.
+    assert!(!names.contains(&"VOTE_SCORE_OFFSET"), "{text}");
 }
 
 #[test]

@@ -5,7 +5,8 @@
 //!
 //! The `SearchParams` defaults are SPSA run 1's (2,000 iterations, 16,000 games at 6,000 nodes,
 //! docs/tests.md "Tuning"; the state is `docs/spsa/run1.json`), rounded, kept by a confirmation
-//! match against the hand-set values; `VOTE_SCORE_OFFSET` is not tuned (one thread has no vote).
+//! match against the hand-set values; `VOTE_SCORE_OFFSET` is not tuned (one thread has no vote:
+//! its row is marked `threads`, and `patina spsa` leaves such rows out).
 //! A value changes only by a match (see the search-strength issue).
 
 /// Deepest ply the search ever reaches (bounds the PV, killer and eval stacks).
@@ -80,6 +81,9 @@ pub struct Tunable {
     pub max: i64,
     /// SPSA's final perturbation (OpenBench's `c_end`).
     pub step: i64,
+    /// Whether a one-thread search reads it. One that only several threads read (the vote
+    /// between them) cannot be tuned by one-thread games, so `patina spsa` leaves it out.
+    pub one_thread: bool,
     get: fn(&SearchParams) -> i64,
     set: fn(&mut SearchParams, i64),
 }
@@ -108,8 +112,18 @@ impl Tunable {
     }
 }
 
+/// A `tunables!` row ending in `, threads` is read only by a search on several threads.
+macro_rules! one_thread {
+    () => {
+        true
+    };
+    (threads) => {
+        false
+    };
+}
+
 macro_rules! tunables {
-    ($( $(#[doc = $doc:literal])* $field:ident: $ty:ty = $default:expr, $name:ident, [$min:expr, $max:expr], $step:expr; )*) => {
+    ($( $(#[doc = $doc:literal])* $field:ident: $ty:ty = $default:expr, $name:ident, [$min:expr, $max:expr], $step:expr $(, $scope:ident)?; )*) => {
         /// Every tunable number of the search, read by the search at run time (a tuner sets
         /// them through `setoption` in a `--features tune` build, see `TUNABLES`); the
         /// defaults are the values every search uses otherwise.
@@ -137,6 +151,7 @@ macro_rules! tunables {
                 min: $min,
                 max: $max,
                 step: $step,
+                one_thread: one_thread!($($scope)?),
                 get: |p| p.$field as i64,
                 set: |p, v| p.$field = v as $ty,
             }, )*
@@ -241,8 +256,9 @@ tunables! {
     capture_futility_per_depth: i32 = 117, CAPTURE_FUTILITY_PER_DEPTH, [50, 250], 10;
     /// Capture history raises capture futility's margin by one centipawn per this much.
     capture_futility_history_divisor: i32 = 16, CAPTURE_FUTILITY_HISTORY_DIVISOR, [4, 64], 2;
-    /// Thread voting: a thread's vote weighs (score - lowest score + this) * depth.
-    vote_score_offset: i32 = 14, VOTE_SCORE_OFFSET, [0, 50], 3;
+    /// Thread voting: a thread's vote weighs (score - lowest score + this) * depth. Only several
+    /// threads vote, so one-thread SPSA leaves it alone.
+    vote_score_offset: i32 = 14, VOTE_SCORE_OFFSET, [0, 50], 3, threads;
     /// Continuation pruning applies at this depth or less, when the eval is not improving.
     continuation_prune_depth_not_improving: i32 = 2, CONTINUATION_PRUNE_DEPTH_NOT_IMPROVING, [1, 6], 1;
     /// Continuation pruning applies at this depth or less, when the eval is improving.

@@ -9,11 +9,12 @@
 #       tools/lab/spsa.py and the book (BOOK, .epd or .pgn; the argument or the environment,
 #       one of them required; run 2 plays noob_3moves.epd) into target/device-spsa/, the one
 #       path to name in the device call's `carry`.
-#   tools/lab/device_spsa.sh run SECONDS [NODES] [ITERATIONS] [PAIRS]
-#       there: resumes the staged state with one worker per core at NODES a move (default
-#       20,000), the schedule of ITERATIONS (default 1,500) and PAIRS game pairs an iteration
-#       (default 4): run 2's settings; run 3 is `run SECONDS 6000 2500 4`. They fix the gain
-#       sequences, so a resume must repeat them. No iteration starts after
+#   tools/lab/device_spsa.sh run SECONDS [NODES ITERATIONS PAIRS]
+#       there: resumes the staged state with one worker per core on the schedule the state
+#       saved (NODES a move, ITERATIONS in all, PAIRS game pairs an iteration: they fix the
+#       gain sequences). A state saved before schedules were kept (run 2's, run 3's) needs
+#       them repeated: run 2 is `run SECONDS 20000 1500 4`, run 3 `run SECONDS 6000 2500 4`;
+#       spsa.py refuses values that differ from a saved schedule. No iteration starts after
 #       SECONDS; those under way finish and are saved. Writes $OUT/state.json and
 #       $OUT/spsa.out. Back here, copy $OUT/state.json over the state file staged and commit it.
 #
@@ -53,9 +54,11 @@ stage)
     ;;
 run)
     seconds=${2:?seconds before no new iteration starts}
-    nodes=${3:-20000}
-    iterations=${4:-1500}
-    pairs=${5:-4}
+    schedule=()
+    if [[ $# -ge 3 ]]; then
+        [[ $# -eq 5 ]] || { echo "device_spsa: run takes NODES, ITERATIONS and PAIRS together or none" >&2; exit 2; }
+        schedule=(--nodes "$3" --iterations "$4" --pairs "$5")
+    fi
     out=${OUT:?OUT must name the folder that comes back}
     cp "$stage_dir/state.json" "$out/state.json"
     params=$(python3 -c 'import json, sys; print(",".join(json.load(open(sys.argv[1]))["theta"]))' "$out/state.json")
@@ -64,8 +67,8 @@ run)
     book=$stage_dir/book.epd
     [[ -f $book ]] || book=$stage_dir/book.pgn
     python3 "$stage_dir/spsa.py" --engine "$stage_dir/patina-tune" --book "$book" \
-        --fastchess "$stage_dir/fastchess" --iterations "$iterations" --workers "$(nproc)" \
-        --pairs "$pairs" --nodes "$nodes" --params "$params" --state "$out/state.json" \
+        --fastchess "$stage_dir/fastchess" --workers "$(nproc)" "${schedule[@]}" \
+        --params "$params" --state "$out/state.json" \
         --stop-after "$seconds" >"$out/spsa.out" 2>&1 || true
     grep -c '^iteration ' "$out/spsa.out" | sed 's/^/iterations this run: /'
     report "$out/state.json"

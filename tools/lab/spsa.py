@@ -13,8 +13,12 @@ swapped), and moves theta by r_k * c_k * (wins - losses) * delta. Workers run it
 by side, one fastchess each, so a 16-core machine plays 16 at a time.
 
 The engine must be a tuning build (`cargo build --release --features tune`), which takes the
-tunables by `setoption`. The state (theta and the iteration count) is saved to --state after
-every iteration, and a rerun with the same --state resumes.
+tunables by `setoption`; `patina spsa` lists them, all but those only several threads read
+(the games are one-thread). The state (theta, the iteration count and the schedule: iterations,
+pairs, nodes or clock, the tunables) is saved to --state after every iteration. A rerun with the
+same --state resumes on the saved schedule, so it needs only --engine, --book and --state; a
+schedule flag that differs from the saved one is refused, since it would change the gain
+sequences halfway.
 
     python3 tools/lab/spsa.py --engine target/release/patina --book noob_3moves.epd \
         --iterations 2000 --workers 16 --nodes 5000 --state spsa.json
@@ -26,7 +30,8 @@ FASTCHESS, else `fastchess` on PATH; neither has another default.
 tools/lab/device_spsa.sh). `--report` prints where a saved state stands (each tunable against its
 default, in units of its c_end) without playing, for a run that is stopped and resumed across
 sessions. `--bake src/search/params.rs` writes the state's values, rounded, over the defaults
-in that file (the `tunables!` table), for the build a confirmation match plays.
+in that file (the `tunables!` table), for the build a confirmation match plays; a row marked
+`threads` keeps its default (a state from before that mark may hold a value for it).
 """
 
 import argparse
@@ -118,9 +123,15 @@ def report(args):
     """Each tunable's saved value beside its default, largest moves (in c_end units) first."""
     with open(args.state) as saved:
         state = json.load(saved)
-    tunables = read_tunables(args.engine, list(state["theta"]))
+    every = read_tunables(args.engine, [])
+    listed = {t["name"] for t in every}
+    tunables = [t for t in every if t["name"] in state["theta"]]
     start = starting_values(state, tunables)
     print(f"# iteration {state['iteration']}, {state['games']} games, plus-minus {state['score']:+d}")
+    if "schedule" in state:
+        print("# schedule: " + ", ".join(f"{key} {value}" for key, value in state["schedule"].items() if key != "params"))
+    for name in sorted(set(state["theta"]) - listed):
+        print(f"# {name} is in the state but not in `patina spsa`'s list (one-thread games do not move it)")
     moved = lambda t: (state["theta"][t["name"]] - start[t["name"]]) / t["c_end"]
     for t in sorted(tunables, key=lambda t: -abs(moved(t))):
         value = state["theta"][t["name"]]
@@ -134,7 +145,7 @@ def bake(args):
         theta = json.load(saved)["theta"]
     with open(args.bake) as source:
         text = source.read()
-    row = re.compile(r"^(\s*\w+: \w+ = )([-\d_]+)(, (\w+), \[)", re.MULTILINE)
+    row = re.compile(r"^(\s*\w+: \w+ = )([-\d_]+)(, (\w+), \[.*)$", re.MULTILINE)
     seen = set()
 
     def replace(found):
@@ -142,6 +153,9 @@ def bake(args):
         if name not in theta:
             return found.group(0)
         seen.add(name)
+        if found.group(3).endswith(", threads;"):
+            print(f"{name:40} kept: only several threads read it")
+            return found.group(0)
         old, new = int(found.group(2).replace("_", "")), round(theta[name])
         if old != new:
             print(f"{name:40} {old:>7} -> {new}")
@@ -154,6 +168,39 @@ def bake(args):
         sys.exit(f"spsa.py: {args.bake} has no tunable named {', '.join(sorted(missing))}; nothing written")
     with open(args.bake, "w") as source:
         source.write(text)
+
+
+DEFAULTS = {"pairs": 2, "nodes": 5000, "tc": None}
+
+
+def resolve_schedule(args, saved):
+    """The run's schedule: a new run's from the flags (and DEFAULTS), a resumed run's as saved.
+    A flag given on resume must match what was saved; a state saved before schedules were kept
+    takes the flags (its tunables are the ones it holds)."""
+    given = {
+        "iterations": args.iterations,
+        "pairs": args.pairs,
+        "nodes": args.nodes,
+        "tc": args.tc,
+        "params": [n for n in args.params.split(",") if n] if args.params is not None else None,
+    }
+    if saved and "schedule" in saved:
+        schedule = saved["schedule"]
+        differs = lambda key, value: sorted(value) != sorted(schedule[key]) if key == "params" else value != schedule[key]
+        clash = [f"--{key} {value} (saved: {schedule[key]})" for key, value in given.items()
+                 if value is not None and differs(key, value)]
+        if clash:
+            sys.exit(f"spsa.py: {args.state} was run on another schedule: {', '.join(clash)}; "
+                     "resume without those flags, or start a new --state")
+        return schedule
+    schedule = {key: value if value is not None else DEFAULTS.get(key) for key, value in given.items()}
+    if saved:
+        schedule["params"] = given["params"] or sorted(saved["theta"])
+    if not schedule["params"]:
+        schedule["params"] = [t["name"] for t in read_tunables(args.engine, [])]
+    if not schedule["iterations"] or schedule["iterations"] <= 0:
+        sys.exit("spsa.py: a new run needs --iterations N (N > 0); --help for usage")
+    return schedule
 
 
 def starting_values(state, tunables):
@@ -171,12 +218,12 @@ def main():
         default=os.environ.get("FASTCHESS") or "fastchess",
         help="the fastchess binary (default $FASTCHESS, else fastchess on PATH)",
     )
-    parser.add_argument("--iterations", type=int, default=0, help="N, which sets the gain sequences (needed unless --report)")
+    parser.add_argument("--iterations", type=int, help="N, which sets the gain sequences (needed to start a run)")
     parser.add_argument("--workers", type=int, default=os.cpu_count())
-    parser.add_argument("--pairs", type=int, default=2, help="game pairs per iteration")
-    parser.add_argument("--nodes", type=int, default=5000, help="nodes a move (unless --tc)")
+    parser.add_argument("--pairs", type=int, help=f"game pairs per iteration (a new run's default {DEFAULTS['pairs']})")
+    parser.add_argument("--nodes", type=int, help=f"nodes a move, unless --tc (a new run's default {DEFAULTS['nodes']})")
     parser.add_argument("--tc", help="a fastchess clock such as 2+0.02 instead of fixed nodes")
-    parser.add_argument("--params", default="", help="comma-separated names to tune (default: all)")
+    parser.add_argument("--params", help="comma-separated names to tune (a new run's default: all `patina spsa` lists)")
     parser.add_argument("--state", required=True, help="JSON file the run saves to and resumes from")
     parser.add_argument("--report", action="store_true", help="print the saved state against the defaults and stop")
     parser.add_argument(
@@ -196,8 +243,8 @@ def main():
     if args.report:
         report(args)
         return
-    if args.iterations <= 0 or not args.book:
-        sys.exit("spsa.py: playing needs --iterations N (N > 0) and --book FILE (or BOOK=FILE); --help for usage")
+    if not args.book:
+        sys.exit("spsa.py: playing needs --book FILE (or BOOK=FILE); --help for usage")
     if not os.path.isfile(args.book):
         sys.exit(f"spsa.py: no book file {args.book}")
     fastchess = shutil.which(args.fastchess)
@@ -208,13 +255,19 @@ def main():
     if os.path.isfile(args.engine):
         args.engine = os.path.abspath(args.engine)
 
-    tunables = read_tunables(args.engine, [n for n in args.params.split(",") if n])
-    schedules = {t["name"]: Schedule(t, args.iterations) for t in tunables}
+    saved = None
+    if os.path.exists(args.state):
+        with open(args.state) as file:
+            saved = json.load(file)
+    schedule = resolve_schedule(args, saved)
+    tunables = read_tunables(args.engine, schedule["params"])
+    schedules = {t["name"]: Schedule(t, schedule["iterations"]) for t in tunables}
     defaults = {t["name"]: t["default"] for t in tunables}
     state = {"iteration": 0, "start": defaults, "theta": {n: float(v) for n, v in defaults.items()}, "score": 0, "games": 0}
-    if os.path.exists(args.state):
-        with open(args.state) as saved:
-            state.update(json.load(saved))
+    state.update(saved or {})
+    # A state saved before `schedule` existed takes the one resolved from the flags from now on.
+    state["schedule"] = schedule
+    args.iterations, args.pairs, args.nodes, args.tc = (schedule[k] for k in ("iterations", "pairs", "nodes", "tc"))
     # A state saved before `start` existed keeps the engine's defaults set above.
     start = state["start"]
     bounds = {t["name"]: (t["min"], t["max"]) for t in tunables}
