@@ -200,19 +200,36 @@ fn a_long_search_reports_the_root_move_it_is_on() {
     engine.send("position startpos moves e2e4");
     let legal = engine.legal_moves();
     engine.send("go movetime 4500");
-    let (first, after) = engine.expect_line(|l| l.starts_with("info currmove"), Duration::from_secs(10));
+    let is_currmove = |l: &str| l.starts_with("info depth ") && l.contains(" currmove ");
+    let mut lines = engine.lines_until(is_currmove, Duration::from_secs(10));
+    let after = engine.since_send();
     assert!(after >= Duration::from_millis(2900), "currmove after {after:?}, before three seconds");
-    let search_lines = engine.lines_until(|l| l.starts_with("bestmove"), SEARCH);
-    let currmoves: Vec<&str> = std::iter::once(first.as_str())
-        .chain(search_lines.iter().map(String::as_str).filter(|l| l.starts_with("info currmove")))
-        .collect();
-    for line in &currmoves {
+    lines.extend(engine.lines_until(|l| l.starts_with("bestmove"), SEARCH));
+    // A currmove line names the iteration under way: one past the last reported before it, or
+    // the same one where that was a bound line (an aspiration window failed mid-iteration).
+    let mut finished = 0;
+    let mut currmoves = 0;
+    for line in &lines {
         let tokens: Vec<&str> = line.split_whitespace().collect();
-        assert_eq!((tokens.len(), tokens[1], tokens[3]), (5, "currmove", "currmovenumber"), "{line}");
-        assert!(legal.contains(tokens[2]), "{line}");
-        let number: usize = tokens[4].parse().expect("a number");
+        if !is_currmove(line) {
+            if line.starts_with("info depth ") && line.contains(" pv ") {
+                finished = finished.max(tokens[2].parse().expect("a depth"));
+            }
+            continue;
+        }
+        currmoves += 1;
+        assert_eq!(
+            (tokens.len(), tokens[1], tokens[3], tokens[5]),
+            (7, "depth", "currmove", "currmovenumber"),
+            "{line}"
+        );
+        let depth: i32 = tokens[2].parse().expect("a depth");
+        assert!(depth == finished + 1 || depth == finished, "{line} after depth {finished}");
+        assert!(legal.contains(tokens[4]), "{line}");
+        let number: usize = tokens[6].parse().expect("a number");
         assert!((1..=legal.len()).contains(&number), "{line}");
     }
+    assert!(currmoves >= 1);
 }
 
 // 6. MultiPV.

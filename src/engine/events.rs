@@ -31,6 +31,8 @@ pub enum EngineEvent {
     },
     /// The root move a long search's main thread is on (`info currmove`).
     RootMove {
+        /// The depth of the iteration it is searched in.
+        depth: i32,
         /// The move.
         mv: Move,
         /// Its 1-based place among the root moves in this iteration's order.

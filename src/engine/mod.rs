@@ -309,7 +309,9 @@ impl Engine {
                             send(EngineEvent::Iteration { wdl: reporting.view.of(report.score), report });
                         }
                     }
-                    SearchEvent::RootMove { mv, number } => send(EngineEvent::RootMove { mv, number }),
+                    SearchEvent::RootMove { depth, mv, number } => {
+                        send(EngineEvent::RootMove { depth, mv, number })
+                    }
                 };
                 let searched = search_with_memory(&pos, &limits, &tt, &memory, &thread_control, &report);
                 let Some(outcome) = searched else { return };

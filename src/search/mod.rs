@@ -231,6 +231,8 @@ pub enum SearchEvent {
     /// the one under way then, and each after it as it starts (GUIs show which move a long
     /// search is on, as Stockfish reports it).
     RootMove {
+        /// The iteration's depth.
+        depth: i32,
         /// The move.
         mv: Move,
         /// Its 1-based place in this iteration's order of the root moves.

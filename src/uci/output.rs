@@ -84,9 +84,10 @@ pub fn progress(nodes: u64, elapsed: std::time::Duration, hashfull: u32) -> Stri
     format!("info nodes {nodes} nps {nps} hashfull {hashfull} time {}", elapsed.as_millis())
 }
 
-/// `info currmove e2e4 currmovenumber 3`: the root move a long search is on.
-pub fn current_move(m: Move, number: usize, mode: CastlingMode) -> String {
-    format!("info currmove {} currmovenumber {number}", move_text(m, mode))
+/// `info depth 12 currmove e2e4 currmovenumber 3`: the root move a long search is on, in the
+/// iteration of that depth (Stockfish's form).
+pub fn current_move(depth: i32, m: Move, number: usize, mode: CastlingMode) -> String {
+    format!("info depth {depth} currmove {} currmovenumber {number}", move_text(m, mode))
 }
 
 /// A count and its noun: `1 table file`, `2 table files`.
@@ -205,7 +206,10 @@ mod tests {
     fn current_move_names_the_move_and_its_number() {
         let pos = Position::default();
         let g1f3 = pos.parse_uci_move("g1f3").unwrap();
-        assert_eq!(current_move(g1f3, 7, CastlingMode::Standard), "info currmove g1f3 currmovenumber 7");
+        assert_eq!(
+            current_move(12, g1f3, 7, CastlingMode::Standard),
+            "info depth 12 currmove g1f3 currmovenumber 7"
+        );
     }
 
     #[test]

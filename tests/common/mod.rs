@@ -307,9 +307,11 @@ impl Search {
         Search { lines, bestmove, ponder, elapsed }
     }
 
-    /// The `info depth` lines (search iterations).
+    /// The `info depth` lines of the search iterations (not the `currmove` lines a search past
+    /// three seconds adds, which also begin `info depth`).
     pub fn infos(&self) -> Vec<&str> {
-        self.lines.iter().map(String::as_str).filter(|l| l.starts_with("info depth")).collect()
+        let iteration = |l: &&str| l.starts_with("info depth") && !l.contains(" currmove ");
+        self.lines.iter().map(String::as_str).filter(iteration).collect()
     }
 
     /// The deepest reported depth.

@@ -54,7 +54,7 @@ impl Worker<'_> {
 
     fn report_current_root_move(&self) {
         if let Some((mv, number)) = self.current_root_move {
-            (self.shared.report)(SearchEvent::RootMove { mv, number });
+            (self.shared.report)(SearchEvent::RootMove { depth: self.root_depth, mv, number });
         }
     }
 

@@ -111,8 +111,8 @@ impl<W: Write> Session<W> {
                 let line = output::iteration(&report, mode, wdl);
                 self.say(&line);
             }
-            EngineEvent::RootMove { mv, number } => {
-                let line = output::current_move(mv, number, mode);
+            EngineEvent::RootMove { depth, mv, number } => {
+                let line = output::current_move(depth, mv, number, mode);
                 self.say(&line);
             }
             EngineEvent::TablebaseFailure(failure) => self.error(&format!("Syzygy: {failure}")),
