@@ -213,7 +213,9 @@ pub struct DataTargetArgs {
     /// Worker threads for the gradient and the loss.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: u16,
-    /// Read at most this many positions in all, the first ones.
+    /// Stop reading once this many positions are kept (after the filter and the duplicates;
+    /// whole games, the first ones). It does not fix a cut of a file that is still growing: cut
+    /// the file at a byte count (32 bytes a record) for that.
     #[arg(long, value_name = "POSITIONS")]
     limit: Option<usize>,
 }

@@ -81,7 +81,7 @@ impl DataSelection {
     }
 }
 
-/// Reads `paths` through `filter`, at most `limit` positions.
+/// Reads `paths` through `filter`, in whole games, until `limit` positions are kept.
 pub fn load(
     paths: &[PathBuf],
     filter: Filter,
