@@ -70,7 +70,7 @@ pub struct DataSelection {
     pub duplicates: Duplicates,
     /// Share of the games held out for validation, 0 to 1.
     pub validation_fraction: f64,
-    /// Read at most this many positions in all, the first ones.
+    /// Stop once this many positions are kept (after the filter and the duplicates), in whole games.
     pub limit: Option<usize>,
 }
 
