@@ -20,7 +20,7 @@
 
 mod common;
 
-use common::{EngineProcess, QUICK, SEARCH};
+use common::{is_currmove, EngineProcess, QUICK, SEARCH};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -126,7 +126,7 @@ fn script() -> Vec<String> {
 /// commit and date in `id name`. Returns `None` for the progress line a search prints after a
 /// second of silence and for `currmove` lines.
 fn normalise(line: &str) -> Option<String> {
-    if line.starts_with("info nodes ") || line.contains(" currmove ") {
+    if line.starts_with("info nodes ") || is_currmove(line) {
         return None;
     }
     if let Some(name) = line.strip_prefix("id name ") {

@@ -13,7 +13,8 @@ mod common;
 
 use common::uci::*;
 use common::{
-    assert_exit_within, assert_latency, field, ms, pv, score, timing, EngineProcess, QUICK, SEARCH,
+    assert_exit_within, assert_latency, field, is_currmove, ms, pv, score, timing, EngineProcess, QUICK,
+    SEARCH,
 };
 use std::collections::BTreeSet;
 use std::time::Duration;
@@ -200,7 +201,6 @@ fn a_long_search_reports_the_root_move_it_is_on() {
     engine.send("position startpos moves e2e4");
     let legal = engine.legal_moves();
     engine.send("go movetime 4500");
-    let is_currmove = |l: &str| l.starts_with("info depth ") && l.contains(" currmove ");
     let mut lines = engine.lines_until(is_currmove, Duration::from_secs(10));
     let after = engine.since_send();
     assert!(after >= Duration::from_millis(2900), "currmove after {after:?}, before three seconds");

@@ -310,7 +310,7 @@ impl Search {
     /// The `info depth` lines of the search iterations (not the `currmove` lines a search past
     /// three seconds adds, which also begin `info depth`).
     pub fn infos(&self) -> Vec<&str> {
-        let iteration = |l: &&str| l.starts_with("info depth") && !l.contains(" currmove ");
+        let iteration = |l: &&str| l.starts_with("info depth") && !is_currmove(l);
         self.lines.iter().map(String::as_str).filter(iteration).collect()
     }
 
@@ -324,6 +324,11 @@ impl Search {
         let depth = self.last_depth();
         self.infos().into_iter().filter(|l| field(l, "depth") == Some(depth)).collect()
     }
+}
+
+/// Whether `line` is a `currmove` report (`info depth 18 currmove e2e4 currmovenumber 3`).
+pub fn is_currmove(line: &str) -> bool {
+    line.starts_with("info depth ") && line.contains(" currmove ")
 }
 
 /// The integer after `name` in an info line (`field(line, "nodes")`).
