@@ -214,10 +214,16 @@ pub struct DataTargetArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: u16,
     /// Stop reading once this many positions are kept (after the filter and the duplicates;
-    /// whole games, the first ones). It does not fix a cut of a file that is still growing: cut
-    /// the file at a byte count (32 bytes a record) for that.
+    /// whole games, the first ones). It does not fix a cut of a file that is still growing:
+    /// --games does.
     #[arg(long, value_name = "POSITIONS")]
     limit: Option<usize>,
+    /// Read only the first N games of the --data files (whole games, counted across the files
+    /// in the order given, those the filter empties included): a fixed cut of a file datagen
+    /// is still writing. With --limit too, reading stops at whichever comes first; fewer games
+    /// in the files than N is an error unless --limit stopped first.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    games: Option<u64>,
 }
 
 impl DataTargetArgs {
@@ -229,6 +235,7 @@ impl DataTargetArgs {
             duplicates: self.duplicates,
             validation_fraction: self.validation_fraction,
             limit: self.limit,
+            games: self.games,
         }
     }
 }
@@ -541,7 +548,38 @@ fn recipe_text(recipe: &Checkpoint) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{positive_rate, unit_fraction};
+    use super::{positive_rate, unit_fraction, NetLossArgs, TrainArgs};
+    use clap::Parser;
+
+    /// `patina-learn train`'s arguments, as a command of their own.
+    #[derive(Parser)]
+    struct Train {
+        #[command(flatten)]
+        args: TrainArgs,
+    }
+
+    /// `patina-learn net-loss`'s.
+    #[derive(Parser)]
+    struct NetLoss {
+        #[command(flatten)]
+        args: NetLossArgs,
+    }
+
+    #[test]
+    fn games_reaches_the_selection_of_train_and_net_loss_and_refuses_zero() {
+        let train = |extra: &[&str]| {
+            let base = ["train", "--data", "a.bin", "--data", "b.bin", "--out", "net.nnue"];
+            Train::try_parse_from(base.iter().chain(extra)).map(|parsed| parsed.args.data.selection())
+        };
+        let cut = train(&["--games", "46908", "--limit", "1000"]).unwrap();
+        assert_eq!((cut.games, cut.limit, cut.data.len()), (Some(46908), Some(1000), 2));
+        assert_eq!(train(&[]).unwrap().games, None);
+        let error = train(&["--games", "0"]).err().unwrap().to_string();
+        assert!(error.contains("--games <N>"), "{error}");
+        let scored =
+            NetLoss::try_parse_from(["net-loss", "n.nnue", "--data", "a.bin", "--games", "7"]).unwrap();
+        assert_eq!(scored.args.data.selection().games, Some(7));
+    }
 
     #[test]
     fn rate_and_weight_flags_take_only_their_range_and_name_what_was_wrong() {

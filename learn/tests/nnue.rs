@@ -88,9 +88,12 @@ fn datagen_records_feed_data_verbs_and_train_a_net_the_engine_loads() {
         "2",
         "--batch",
         "64",
+        "--games",
+        "6",
     ]);
     let log = String::from_utf8_lossy(&trained.stderr);
     assert!(trained.status.success(), "{log}");
+    assert!(log.contains("from 6 games") && log.contains("reading stopped at --games 6;"), "{log}");
     assert!(log.contains("epoch 2: train") && log.contains("wrote"), "{log}");
     assert!(log.contains("target scale 400.0 cp"), "the shipped nets' scale is the default: {log}");
 
@@ -112,6 +115,33 @@ fn datagen_records_feed_data_verbs_and_train_a_net_the_engine_loads() {
     assert!(rows[0].ends_with("net.nnue") && rows[1].ends_with("default.nnue"), "{table}");
     let loss: f64 = rows[0].split_whitespace().next().unwrap().parse().unwrap();
     assert!(loss > 0.0 && loss < 0.25, "{table}");
+    // `--games 6` of the file given twice reads the first copy only: the same held-out
+    // positions from 6 games; more games than the copies hold is refused, not a short read.
+    let cut = |games: &str| {
+        let data = path_str(&records);
+        learn(&[
+            "net-loss",
+            path_str(&net),
+            "--data",
+            data,
+            "--data",
+            data,
+            "--validation-fraction",
+            "0.5",
+            "--games",
+            games,
+        ])
+    };
+    let first_line = |output: &std::process::Output| stdout(output).lines().next().unwrap_or("").to_string();
+    let held_out = first_line(&scored);
+    assert!(held_out.contains("(of 6 games read)"), "{table}");
+    assert_eq!(first_line(&cut("6")), held_out);
+    let short = cut("13");
+    let message = String::from_utf8_lossy(&short.stderr);
+    assert!(
+        !short.status.success() && message.contains("--games 13, but the data holds only 12 games"),
+        "{message}"
+    );
     let refused = learn(&["net-loss", path_str(&records), "--data", path_str(&records)]);
     let message = String::from_utf8_lossy(&refused.stderr);
     assert!(

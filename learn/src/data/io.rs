@@ -43,6 +43,10 @@ pub struct RecordReader {
     pub read: u64,
     /// Records the filter dropped so far.
     pub dropped: u64,
+    /// Games `next_game` has read so far, those the filter emptied included.
+    pub games: u64,
+    /// `next_game` reads no more games than this.
+    game_cap: u64,
     total: u64,
     /// A record read ahead by `next_game` to see where the game ends.
     lookahead: Option<PackedPosition>,
@@ -71,9 +75,17 @@ impl RecordReader {
             filter,
             read: 0,
             dropped: 0,
+            games: 0,
+            game_cap: u64::MAX,
             total: length / RECORD_BYTES as u64,
             lookahead: None,
         })
+    }
+
+    /// Makes `next_game` end the file once `games` games are read (counted as `games` counts
+    /// them), so that a file still being written is read to a fixed point.
+    pub fn stop_after_games(&mut self, games: u64) {
+        self.game_cap = games;
     }
 
     /// Records in the file, before filtering.
@@ -110,10 +122,14 @@ impl RecordReader {
     }
 
     /// The accepted records of the next game (a game-start record and those up to the next
-    /// one), the first marked as the game's start even when the filter dropped the original
-    /// first; games the filter empties are skipped. `Ok(None)` at the end of the file.
+    /// one; the file's first record starts a game whatever its flag), the first marked as the
+    /// game's start even when the filter dropped the original first; games the filter empties
+    /// are skipped, but counted in `games`. `Ok(None)` at the end of the file, or once the
+    /// `stop_after_games` count is read.
     pub fn next_game(&mut self) -> io::Result<Option<Vec<PackedPosition>>> {
-        while let Some(first) = self.next_raw()? {
+        while self.games < self.game_cap {
+            let Some(first) = self.next_raw()? else { break };
+            self.games += 1;
             let mut game = vec![first];
             while let Some(record) = self.next_raw()? {
                 if record.is_game_start() {

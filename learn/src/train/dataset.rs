@@ -5,6 +5,9 @@
 //! the net sees) is dropped unless duplicates are kept: the first record of it, in file order,
 //! is the one trained on, so a common opening position weighs once, not once per game.
 //!
+//! Reading may end before the files do: after their first `--games` games, so that a file
+//! datagen is still writing is cut at a fixed point, or once `--limit` positions are kept.
+//!
 //! Game `g` (counted across all files in order) is held out when a fixed hash of `g` falls
 //! below the validation fraction, so the split depends only on the data and the fraction.
 //! The target blends the game result with the search score: `lambda * result + (1 - lambda) *
@@ -16,9 +19,10 @@ use super::error::TrainError;
 use crate::data::{DataResult, Filter, PackedPosition, RecordReader};
 use shakmaty::Color;
 use std::collections::HashSet;
+use std::fmt;
 use std::path::PathBuf;
 
-/// What `load` does with a position it has already read.
+/// What `DataSelection::load` does with a position it has already read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Duplicates {
     /// Drop it: each position is trained on (or held out) once.
@@ -31,10 +35,14 @@ pub enum Duplicates {
 pub struct TrainingData {
     pub train: Vec<PackedPosition>,
     pub validation: Vec<PackedPosition>,
+    /// Games with a position the filter passed: the split's game numbers count these.
     pub games: u64,
+    /// Records the filter dropped.
     pub dropped: u64,
     /// Records dropped as repeats of a position read before.
     pub duplicates: u64,
+    /// What ended the reading before the files ended, if anything did.
+    pub stopped_by: Option<ReadStop>,
 }
 
 /// A 64-bit key of what the net sees of a record: its pieces and the side to move.
@@ -72,52 +80,90 @@ pub struct DataSelection {
     pub validation_fraction: f64,
     /// Stop once this many positions are kept (after the filter and the duplicates), in whole games.
     pub limit: Option<usize>,
+    /// Read only the first this many games of the files, counted across them in order, a game
+    /// the filter empties included: a fixed cut of a file datagen is still writing. With
+    /// `limit` too, reading stops at whichever is reached first.
+    pub games: Option<u64>,
+}
+
+/// What ended the reading before the end of the files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReadStop {
+    /// `--games`: this many games were read.
+    Games(u64),
+    /// `--limit`: this many positions were asked for, and at least as many kept.
+    Limit(usize),
+}
+
+impl fmt::Display for ReadStop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadStop::Games(games) => write!(f, "--games {games}"),
+            ReadStop::Limit(positions) => write!(f, "--limit {positions}"),
+        }
+    }
 }
 
 impl DataSelection {
-    /// The selected positions, split.
+    /// The selected positions, split: the files are read through the filter in order, in
+    /// whole games, until `games` games are read or `limit` positions kept, whichever comes
+    /// first. Asking for more games than the files hold is an error unless `limit` stopped
+    /// the reading first: the run would not be the one its recipe names.
     pub fn load(&self) -> Result<TrainingData, TrainError> {
-        load(&self.data, self.filter, self.duplicates, self.validation_fraction, self.limit)
-    }
-}
-
-/// Reads `paths` through `filter`, in whole games, until `limit` positions are kept.
-pub fn load(
-    paths: &[PathBuf],
-    filter: Filter,
-    duplicates: Duplicates,
-    fraction: f64,
-    limit: Option<usize>,
-) -> Result<TrainingData, TrainError> {
-    let mut data =
-        TrainingData { train: Vec::new(), validation: Vec::new(), games: 0, dropped: 0, duplicates: 0 };
-    let limit = limit.unwrap_or(usize::MAX);
-    let mut seen = HashSet::new();
-    'files: for path in paths {
-        let unreadable = |error| TrainError::Data { path: path.clone(), error };
-        let mut reader = RecordReader::open(path, filter).map_err(unreadable)?;
-        data.train.reserve(reader.total() as usize);
-        while let Some(mut game) = reader.next_game().map_err(unreadable)? {
-            if duplicates == Duplicates::Drop {
-                let before = game.len();
-                game.retain(|record| seen.insert(position_key(record)));
-                data.duplicates += (before - game.len()) as u64;
+        let mut data = TrainingData {
+            train: Vec::new(),
+            validation: Vec::new(),
+            games: 0,
+            dropped: 0,
+            duplicates: 0,
+            stopped_by: None,
+        };
+        let limit = self.limit.unwrap_or(usize::MAX);
+        // Games read from the files so far, those the filter emptied included.
+        let mut games_read = 0;
+        let mut seen = HashSet::new();
+        for path in &self.data {
+            let unreadable = |error| TrainError::Data { path: path.clone(), error };
+            let mut reader = RecordReader::open(path, self.filter).map_err(unreadable)?;
+            if let Some(games) = self.games {
+                reader.stop_after_games(games - games_read);
             }
-            let side =
-                if is_validation_game(data.games, fraction) { &mut data.validation } else { &mut data.train };
-            data.games += 1;
-            side.extend(game);
-            if data.train.len() + data.validation.len() >= limit {
-                data.dropped += reader.dropped;
-                break 'files;
+            data.train.reserve(reader.total() as usize);
+            while let Some(mut game) = reader.next_game().map_err(unreadable)? {
+                if self.duplicates == Duplicates::Drop {
+                    let before = game.len();
+                    game.retain(|record| seen.insert(position_key(record)));
+                    data.duplicates += (before - game.len()) as u64;
+                }
+                let side = if is_validation_game(data.games, self.validation_fraction) {
+                    &mut data.validation
+                } else {
+                    &mut data.train
+                };
+                data.games += 1;
+                side.extend(game);
+                if data.train.len() + data.validation.len() >= limit {
+                    data.stopped_by = Some(ReadStop::Limit(limit));
+                    break;
+                }
+            }
+            data.dropped += reader.dropped;
+            games_read += reader.games;
+            if data.stopped_by.is_none() && self.games == Some(games_read) {
+                data.stopped_by = Some(ReadStop::Games(games_read));
+            }
+            if data.stopped_by.is_some() {
+                break;
             }
         }
-        data.dropped += reader.dropped;
+        if let (Some(asked), None) = (self.games, data.stopped_by) {
+            return Err(TrainError::TooFewGames { asked, found: games_read });
+        }
+        if data.train.is_empty() {
+            return Err(TrainError::NoTrainingPositions);
+        }
+        Ok(data)
     }
-    if data.train.is_empty() {
-        return Err(TrainError::NoTrainingPositions);
-    }
-    Ok(data)
 }
 
 /// The logistic function, `1 / (1 + e^-x)`: logits to a 0..1 expected score.
@@ -180,11 +226,83 @@ pub fn fit_wdl_scale(records: &[PackedPosition]) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::data::{GamePlace, RecordWriter, SearchLabel};
+    use std::path::Path;
+
+    /// Every record of `paths`, kept whatever it repeats, none held out, no cut.
+    fn selection(paths: &[&Path], filter: Filter) -> DataSelection {
+        DataSelection {
+            data: paths.iter().map(|path| path.to_path_buf()).collect(),
+            filter,
+            duplicates: Duplicates::Keep,
+            validation_fraction: 0.0,
+            limit: None,
+            games: None,
+        }
+    }
+
+    /// Writes games of the start position to `path`, one per `(first, length, noisy)`: records
+    /// scored `first`, `first + 1`, ... so each says which game and ply it is; a noisy game's
+    /// best moves are captures, so the training filter empties it.
+    fn write_games(path: &Path, games: &[(i32, u32, bool)]) {
+        let mut writer = RecordWriter::create(path).unwrap();
+        for &(first, length, noisy) in games {
+            for ply in 0..length {
+                let label = SearchLabel {
+                    white_score: first + ply as i32,
+                    mate: false,
+                    best_is_capture: noisy,
+                    best_is_promotion: false,
+                };
+                let place = GamePlace { ply, game_start: ply == 0, result: DataResult::Draw };
+                writer
+                    .write(&PackedPosition::pack(&shakmaty::Chess::default(), label, place).unwrap())
+                    .unwrap();
+            }
+        }
+        writer.finish().unwrap();
+    }
+
+    #[test]
+    fn games_reads_the_first_games_whole_across_files_and_limit_stops_it_sooner() {
+        let dir = std::env::temp_dir().join(format!("patina-games-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (a, b) = (dir.join("a.bin"), dir.join("b.bin"));
+        // Games 1-4 in a (game 3 all noisy), games 5-6 in b; game g's records score 100g + ply.
+        write_games(&a, &[(100, 3, false), (200, 2, false), (300, 2, true), (400, 4, false)]);
+        write_games(&b, &[(500, 2, false), (600, 3, false)]);
+        let read = |games, limit| {
+            let cut = DataSelection { games, limit, ..selection(&[&a, &b], Filter::TRAINING) };
+            cut.load().map(|data| {
+                let scores: Vec<i16> = data.train.iter().map(|record| record.white_score()).collect();
+                (scores, data.games, data.dropped, data.stopped_by)
+            })
+        };
+        let first_two = vec![100, 101, 102, 200, 201];
+        assert_eq!(read(Some(2), None).unwrap(), (first_two.clone(), 2, 0, Some(ReadStop::Games(2))));
+        // The emptied game counts as a game read, and reading stops before game 4.
+        assert_eq!(read(Some(3), None).unwrap(), (first_two.clone(), 2, 2, Some(ReadStop::Games(3))));
+        let first_five = vec![100, 101, 102, 200, 201, 400, 401, 402, 403, 500, 501];
+        assert_eq!(read(Some(5), None).unwrap(), (first_five.clone(), 4, 2, Some(ReadStop::Games(5))));
+        let (all, _, _, stopped_by) = read(Some(6), None).unwrap();
+        assert_eq!((all.len(), stopped_by), (14, Some(ReadStop::Games(6))), "exactly the games held");
+        assert_eq!(read(None, None).unwrap().0, all);
+
+        // Both given: whichever is reached first ends the reading, after a whole game.
+        assert_eq!(read(Some(2), Some(9)).unwrap(), (first_two, 2, 0, Some(ReadStop::Games(2))));
+        assert_eq!(read(Some(6), Some(10)).unwrap(), (first_five, 4, 2, Some(ReadStop::Limit(10))));
+        assert_eq!(read(Some(7), Some(9)).unwrap().3, Some(ReadStop::Limit(9)), "--limit came first");
+
+        // More games than the files hold is no silent short read.
+        let error = read(Some(7), None).unwrap_err();
+        assert!(matches!(error, TrainError::TooFewGames { asked: 7, found: 6 }), "{error}");
+        assert!(error.to_string().starts_with("--games 7, but the data holds only 6 games"), "{error}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn a_position_read_again_is_dropped_unless_duplicates_are_kept() {
         use crate::data::test_support::pack_fen;
-        use crate::data::RecordWriter;
         let dir = std::env::temp_dir().join(format!("patina-dedup-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("games.bin");
@@ -206,8 +324,10 @@ mod tests {
             }
         }
         writer.finish().unwrap();
-        let read =
-            |duplicates| load(std::slice::from_ref(&path), Filter::NONE, duplicates, 0.0, None).unwrap();
+        let read = |duplicates| {
+            let every = DataSelection { duplicates, ..selection(&[&path], Filter::NONE) };
+            every.load().unwrap()
+        };
         let (dropped, kept) = (read(Duplicates::Drop), read(Duplicates::Keep));
         assert_eq!((kept.train.len(), kept.duplicates), (4, 0));
         assert_eq!((dropped.train.len(), dropped.duplicates), (3, 1));

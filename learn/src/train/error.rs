@@ -46,6 +46,13 @@ pub enum TrainError {
         /// What the reader said.
         error: std::io::Error,
     },
+    /// `--games` asked for more games than the files hold (and `--limit` did not stop first).
+    TooFewGames {
+        /// The games asked for.
+        asked: u64,
+        /// The games the files hold.
+        found: u64,
+    },
     /// The filter (or empty files) left nothing to train on.
     NoTrainingPositions,
     /// Too few games for the validation fraction to hold any out.
@@ -132,6 +139,10 @@ impl fmt::Display for TrainError {
                 to.1
             ),
             TrainError::Data { path, error } => write!(f, "{}: {error}", path.display()),
+            TrainError::TooFewGames { asked, found } => write!(
+                f,
+                "--games {asked}, but the data holds only {found} games (wait for datagen, or ask for fewer)"
+            ),
             TrainError::NoTrainingPositions => {
                 write!(f, "no training positions (empty files, or the filter dropped everything)")
             }

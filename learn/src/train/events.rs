@@ -1,6 +1,7 @@
 //! What a training run reports to its caller (`TrainEvent`), and how each event reads as a
 //! line of text (`main.rs` prints them; `run` never prints).
 
+use super::dataset::ReadStop;
 use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -20,6 +21,8 @@ pub enum TrainEvent {
         dropped: u64,
         /// Records dropped as repeats of a position read before.
         duplicates: u64,
+        /// The flag that ended the reading before the files ended (`--games`, `--limit`).
+        stopped_by: Option<ReadStop>,
         /// Centipawns per logit of the target's sigmoid, given or fitted.
         wdl_scale: f32,
     },
@@ -103,11 +106,17 @@ pub enum TrainEvent {
 impl fmt::Display for TrainEvent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            TrainEvent::Loaded { train, validation, games, dropped, duplicates, wdl_scale } => write!(
-                f,
-                "{train} training and {validation} validation positions from {games} games \
-                 ({dropped} dropped by the filter, {duplicates} as duplicates); target scale {wdl_scale:.1} cp"
-            ),
+            TrainEvent::Loaded { train, validation, games, dropped, duplicates, stopped_by, wdl_scale } => {
+                write!(
+                    f,
+                    "{train} training and {validation} validation positions from {games} games \
+                     ({dropped} dropped by the filter, {duplicates} as duplicates)"
+                )?;
+                if let Some(stop) = stopped_by {
+                    write!(f, ", reading stopped at {stop}")?;
+                }
+                write!(f, "; target scale {wdl_scale:.1} cp")
+            }
             TrainEvent::Widened { from_arch, from_hidden, to_arch, to_hidden } => write!(
                 f,
                 "starting net widened from architecture {from_arch} x {from_hidden} to architecture {to_arch} x {to_hidden}{}",

@@ -26,7 +26,7 @@ mod model;
 mod optimizer;
 mod request;
 
-pub use dataset::{fit_wdl_scale, sigmoid, target, DataSelection, Duplicates};
+pub use dataset::{fit_wdl_scale, sigmoid, target, DataSelection, Duplicates, ReadStop};
 pub use error::{CheckpointProblem, TrainError, WdlScaleError, WidenError};
 pub use evaluate::{held_out_losses, LossReport, LossRequest, NetLoss};
 pub use events::TrainEvent;
@@ -66,6 +66,7 @@ pub fn run(request: &TrainRequest, mut report: impl FnMut(TrainEvent)) -> Result
         games: data.games,
         dropped: data.dropped,
         duplicates: data.duplicates,
+        stopped_by: data.stopped_by,
         wdl_scale,
     });
     let settings = Settings { lambda: request.final_lambda(), wdl_scale };

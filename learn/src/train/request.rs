@@ -188,7 +188,7 @@ pub(super) fn fingerprint(
         patina::nnue::fnv1a(&bytes)
     });
     let text = format!(
-        "{:?} {} {} {} {} {} {} {:?} {} {} {} {} {} {} {} {:?} {} {} {} {:?}{}{}",
+        "{:?} {} {} {} {} {} {} {:?} {} {} {} {} {} {} {} {:?} {} {} {} {:?}{}{}{}",
         request.selection.data,
         request.hidden,
         request.output_buckets,
@@ -211,7 +211,9 @@ pub(super) fn fingerprint(
         start_hash,
         // Runs from before duplicates were dropped keep their fingerprint.
         if request.selection.duplicates == Duplicates::Drop { " dedup" } else { "" },
-        request.lambda_end.map(|end| format!(" lambda-end {end}")).unwrap_or_default()
+        request.lambda_end.map(|end| format!(" lambda-end {end}")).unwrap_or_default(),
+        // Likewise runs without `--games`.
+        request.selection.games.map(|games| format!(" games {games}")).unwrap_or_default()
     );
     patina::nnue::fnv1a(text.as_bytes())
 }

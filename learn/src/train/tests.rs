@@ -71,6 +71,7 @@ fn request(dir: &std::path::Path, arch: Architecture, hidden: usize) -> TrainReq
             duplicates: Duplicates::Keep,
             validation_fraction: 0.1,
             limit: None,
+            games: None,
         },
         out: dir.join("net.nnue"),
         hidden,
@@ -147,6 +148,30 @@ fn requests_the_engine_could_not_play_are_refused() {
     odd.output_buckets = 8;
     odd.schedule = LrSchedule::Drops(vec![0]);
     assert!(matches!(run(&odd, |_| {}), Err(TrainError::LrDropAtZero)));
+}
+
+/// A run cut by `--games` is another run: it does not resume the checkpoint of a run cut
+/// elsewhere or not at all.
+#[test]
+fn games_is_part_of_a_runs_fingerprint() {
+    let plain = request(&std::env::temp_dir(), Architecture::OutputBuckets, HIDDEN);
+    let data = dataset::TrainingData {
+        train: Vec::new(),
+        validation: Vec::new(),
+        games: 0,
+        dropped: 0,
+        duplicates: 0,
+        stopped_by: None,
+    };
+    let start = FloatNet::random(HIDDEN, Architecture::OutputBuckets, 1);
+    let fingerprint = |games| {
+        let mut cut = plain.clone();
+        cut.selection.games = games;
+        request::fingerprint(&cut, &data, 400.0, &start)
+    };
+    let (none, two, three) = (fingerprint(None), fingerprint(Some(2)), fingerprint(Some(3)));
+    assert!(none != two && two != three && none != three);
+    assert_eq!(fingerprint(Some(2)), two);
 }
 
 /// Trains on material-labelled games with `request`'s settings as `adjust` leaves them, checks
