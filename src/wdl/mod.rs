@@ -9,9 +9,10 @@
 //!
 //! - **Both sides can still mate** (nearly every position of a game): Patina's own self-play,
 //!   `patina-learn datagen` games at 16,000 nodes a move (a fraction of a second; `fitted.rs` names
-//!   the data). Endings of five pieces or fewer never reach that data: datagen ends a game once
-//!   the Syzygy tables hold it. So this part knows the middlegame and the endings above the
-//!   tables, at a fast clock.
+//!   the data). The fit leaves out positions of five pieces or fewer: the Syzygy tables hold
+//!   them, and datagen scores those it plays on (`--table-playout`) with the table's label,
+//!   not a search. So this part knows the middlegame and the endings above the tables, at a
+//!   fast clock.
 //! - **Only one side can mate**: the other has a bare king, or a lone minor piece no enemy
 //!   piece could help to mate (shakmaty's `has_insufficient_material`). That side never wins,
 //!   by the rules, so its win share is exactly 0, and the other side either converts or not.

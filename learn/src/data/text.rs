@@ -11,6 +11,8 @@ pub struct FileCounts {
     pub positions: usize,
     /// Lines that were neither blank, a `#` comment nor a valid data line.
     pub bad_lines: usize,
+    /// Positions left out because the Syzygy tables hold them (`wdl_fit::TABLE_PIECES`).
+    pub table_positions: usize,
 }
 
 /// One line of a datagen file, as every reader of that format classifies it.

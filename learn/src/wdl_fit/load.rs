@@ -1,14 +1,22 @@
 //! Reading the data a fit learns from: datagen's records (through the training filter: not in
 //! check, best move quiet, no mate score, as `patina-learn train` reads them) or the `FEN | score |
-//! result` lines of a `*.txt` file , keeping only each
-//! position's material, score and result, all from White's point of view.
+//! result` lines of a `*.txt` file, keeping only each position's material, score and result,
+//! all from White's point of view.
+//!
+//! Positions of `TABLE_PIECES` pieces or fewer are left out: the Syzygy tables hold them, and
+//! in datagen's data (`--table-playout`) their score is the table's label (0 for a draw, the
+//! resignation score or more for a win), not a search score the model could describe.
 
 use super::FitError;
 use crate::data::{read_data_line, DataLine, FileCounts};
 use crate::data::{DataFormat, Filter, RecordReader};
 use patina::wdl::{board_material, material};
+use shakmaty::Position as _;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
+
+/// The most pieces (kings included) of a position the fit leaves out: the Syzygy tables' reach.
+pub const TABLE_PIECES: usize = 5;
 
 /// One position as the model sees it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,8 +44,13 @@ fn load_records(path: &Path, limit: usize, samples: &mut Vec<Sample>) -> Result<
     let mut counts = FileCounts::default();
     while samples.len() < limit {
         let Some(record) = reader.next_record().map_err(io_error)? else { break };
+        let board = record.to_setup().board;
+        if board.occupied().count() <= TABLE_PIECES {
+            counts.table_positions += 1;
+            continue;
+        }
         samples.push(Sample {
-            material: board_material(&record.to_setup().board) as u8,
+            material: board_material(&board) as u8,
             score_cp: i32::from(record.white_score()),
             result_halves: (2.0 * record.result().white_points()) as u8,
         });
@@ -59,6 +72,9 @@ fn load_text(path: &Path, limit: usize, samples: &mut Vec<Sample>) -> Result<Fil
         match read_data_line(&bytes) {
             DataLine::Skip => {}
             DataLine::Bad => counts.bad_lines += 1,
+            DataLine::Record(pos, _, _) if pos.board().occupied().count() <= TABLE_PIECES => {
+                counts.table_positions += 1;
+            }
             DataLine::Record(pos, score_cp, result_halves) => {
                 samples.push(Sample { material: material(&pos) as u8, score_cp, result_halves });
                 counts.positions += 1;

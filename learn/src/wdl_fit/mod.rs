@@ -107,9 +107,10 @@ impl fmt::Display for FitEvent {
         match self {
             FitEvent::Loaded { path, counts, elapsed } => write!(
                 f,
-                "{}: {} positions, {} bad lines skipped ({:.1} s)",
+                "{}: {} positions, {} table positions left out, {} bad lines skipped ({:.1} s)",
                 path.display(),
                 counts.positions,
+                counts.table_positions,
                 counts.bad_lines,
                 elapsed.as_secs_f64()
             ),

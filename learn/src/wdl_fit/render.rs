@@ -79,10 +79,11 @@ pub fn render(fitted: &Fitted, header: &Header) -> String {
     line(&format!("// command: {}", header.command_line));
     for (path, counts, checkpoint) in &header.data {
         line(&format!(
-            "// data: {} (first {} positions, {} bad lines)",
+            "// data: {} (first {} positions, {} bad lines, {} table positions left out)",
             file_name(path),
             counts.positions,
-            counts.bad_lines
+            counts.bad_lines,
+            counts.table_positions
         ));
         if let Some(made) = checkpoint {
             line(&format!("//   regenerate: {} --out FILE", datagen_command(made)));
