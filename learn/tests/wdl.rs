@@ -1,6 +1,6 @@
 //! The win/draw/loss model's fitter on the committed sample (`tests/data/wdl_sample.bin`: every
-//! 800th record of dg21 and every 40th of dg22's first 116,090, the data behind
-//! `src/wdl/fitted.rs`, see docs/nets.md; 19,584 records): through the
+//! 75th record of dg38's first 1,455,774, the data behind `src/wdl/fitted.rs`, see
+//! docs/nets.md; 19,411 records): through the
 //! library, a fit that lands near the shipped model and beats the phase-independent one; through
 //! the binary, the generated file and the refusals.
 

@@ -2,31 +2,28 @@
 //
 // The win/draw/loss model of src/wdl/mod.rs: log a and log b are cubics in
 // x = material / 39 - 1, fitted by maximum likelihood to the results of the positions below.
-// command: patina-learn wdl-fit --data dg21.bin --data dg22.bin --out fitted.rs
-// data: dg21.bin (first 9765746 positions, 0 bad lines)
-//   regenerate: patina-learn datagen --games 129178 --nodes 16000 --soft-nodes 2000 --random-plies 2 --seed 31021 --book noob_3moves.epd --syzygy syzygy --out FILE
-//   and take its first 9765746 positions (game i depends only on the seed and i)
-// data: dg22.bin (first 85103 positions, 0 bad lines)
-//   regenerate: patina-learn datagen --games 1134 --nodes 16000 --soft-nodes 2000 --random-plies 2 --seed 31022 --book noob_3moves.epd --syzygy syzygy --out FILE
-//   and take its first 85103 positions (game i depends only on the seed and i)
-// positions: 9850849
-// date: 2026-11-29
-// cross-entropy: 0.713346 nats per position; phase-independent (a = 205.9, b = 193.2): 0.822925
+// command: patina-learn wdl-fit --data dg38.bin --out fitted.rs
+// data: dg38.bin (first 958828 positions, 0 bad lines, 98570 table positions left out)
+//   regenerate: patina-learn datagen --games 11956 --nodes 16000 --soft-nodes 2000 --random-plies 2 --dfrc 20 --table-playout 60 --seed 32038 --book noob_3moves.epd --syzygy syzygy --out FILE
+//   and take its first 958828 positions (game i depends only on the seed and i)
+// positions: 958828
+// date: 2026-12-06
+// cross-entropy: 0.622207 nats per position; phase-independent (a = 101.2, b = 87.8): 0.693610
 //
 // material      a      b   win/draw/loss at +100 cp
-//        0 1174.9  171.3   2 997 1
-//        8  611.7  146.4   29 963 8
-//       16  372.8  136.3   119 851 30
-//       24  258.2  135.1   237 697 66
-//       32  197.1  139.2   332 562 106
-//       40  161.1  145.5   397 460 143
-//       48  136.6  150.7   440 388 172
-//       56  116.8  151.1   472 336 192
-//       64   97.7  143.2   504 295 201
-//       72   77.5  125.2   545 260 195
-//       78   61.8  105.9   589 233 178
+//        0  360.3   51.6   6 994 0
+//        8  222.4   51.0   83 915 2
+//       16  156.9   54.0   259 732 9
+//       24  123.3   59.9   404 572 24
+//       32  105.3   68.4   481 472 47
+//       40   95.2   78.7   515 408 77
+//       48   88.9   89.6   531 361 108
+//       56   83.6   98.9   541 324 135
+//       64   77.1  103.8   555 291 154
+//       72   68.1  101.6   578 261 161
+//       78   59.3   94.4   606 238 156
 
 Model {
-    log_a: [5.104401, -0.893063, 0.492253, -0.579212],
-    log_b: [4.974621, 0.218577, -0.071668, -0.459309],
+    log_a: [4.566531, -0.411298, 0.418569, -0.490619],
+    log_b: [4.348807, 0.679917, -0.103423, -0.377895],
 }

@@ -41,7 +41,7 @@
 //! `a` is the score at which the side wins half its games and `b` how quickly that rate moves
 //! with the score; their logarithms are cubics in `x = m / 39 - 1` (-1 with bare kings, 1 with
 //! all the material). The logarithm keeps both positive and lets them span the net engine's
-//! range (`a` about 1,100 cp with a pawn or two left, 60-120 in the middlegame): a plain cubic
+//! range (`a` about 360 cp with a pawn or two left, 60-125 in the middlegame): a plain cubic
 //! reaching that far bent back up in the middlegame, where Patina's games say it falls. The
 //! material is the classic count (pawn 1, knight and bishop 3, rook 5, queen 9) of both sides,
 //! at most 78. On Patina's games it predicts results better than the evaluation's own phase,
