@@ -32,6 +32,7 @@ pub enum Duplicates {
 }
 
 /// The loaded data set.
+#[derive(Default)]
 pub struct TrainingData {
     pub train: Vec<PackedPosition>,
     pub validation: Vec<PackedPosition>,
@@ -110,14 +111,7 @@ impl DataSelection {
     /// first. Asking for more games than the files hold is an error unless `limit` stopped
     /// the reading first: the run would not be the one its recipe names.
     pub fn load(&self) -> Result<TrainingData, TrainError> {
-        let mut data = TrainingData {
-            train: Vec::new(),
-            validation: Vec::new(),
-            games: 0,
-            dropped: 0,
-            duplicates: 0,
-            stopped_by: None,
-        };
+        let mut data = TrainingData::default();
         let limit = self.limit.unwrap_or(usize::MAX);
         // Games read from the files so far, those the filter emptied included.
         let mut games_read = 0;

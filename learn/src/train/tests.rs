@@ -155,14 +155,7 @@ fn requests_the_engine_could_not_play_are_refused() {
 #[test]
 fn games_is_part_of_a_runs_fingerprint() {
     let plain = request(&std::env::temp_dir(), Architecture::OutputBuckets, HIDDEN);
-    let data = dataset::TrainingData {
-        train: Vec::new(),
-        validation: Vec::new(),
-        games: 0,
-        dropped: 0,
-        duplicates: 0,
-        stopped_by: None,
-    };
+    let data = dataset::TrainingData::default();
     let start = FloatNet::random(HIDDEN, Architecture::OutputBuckets, 1);
     let fingerprint = |games| {
         let mut cut = plain.clone();
