@@ -10,8 +10,8 @@
 use super::FitError;
 use crate::data::{read_data_line, DataLine, FileCounts};
 use crate::data::{DataFormat, Filter, RecordReader};
-use patina::wdl::{board_material, material};
-use shakmaty::Position as _;
+use patina::wdl::board_material;
+use shakmaty::{Board, Position as _};
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 
@@ -44,17 +44,8 @@ fn load_records(path: &Path, limit: usize, samples: &mut Vec<Sample>) -> Result<
     let mut counts = FileCounts::default();
     while samples.len() < limit {
         let Some(record) = reader.next_record().map_err(io_error)? else { break };
-        let board = record.to_setup().board;
-        if board.occupied().count() <= TABLE_PIECES {
-            counts.table_positions += 1;
-            continue;
-        }
-        samples.push(Sample {
-            material: board_material(&board) as u8,
-            score_cp: i32::from(record.white_score()),
-            result_halves: (2.0 * record.result().white_points()) as u8,
-        });
-        counts.positions += 1;
+        let result_halves = (2.0 * record.result().white_points()) as u8;
+        keep(&record.to_setup().board, i32::from(record.white_score()), result_halves, samples, &mut counts);
     }
     Ok(counts)
 }
@@ -72,14 +63,21 @@ fn load_text(path: &Path, limit: usize, samples: &mut Vec<Sample>) -> Result<Fil
         match read_data_line(&bytes) {
             DataLine::Skip => {}
             DataLine::Bad => counts.bad_lines += 1,
-            DataLine::Record(pos, _, _) if pos.board().occupied().count() <= TABLE_PIECES => {
-                counts.table_positions += 1;
-            }
             DataLine::Record(pos, score_cp, result_halves) => {
-                samples.push(Sample { material: material(&pos) as u8, score_cp, result_halves });
-                counts.positions += 1;
+                keep(pos.board(), score_cp, result_halves, samples, &mut counts);
             }
         }
     }
     Ok(counts)
+}
+
+/// Appends one position's sample and counts it, or only counts it when it is a table position
+/// (`TABLE_PIECES` pieces or fewer): both readers' one test.
+fn keep(board: &Board, score_cp: i32, result_halves: u8, samples: &mut Vec<Sample>, counts: &mut FileCounts) {
+    if board.occupied().count() <= TABLE_PIECES {
+        counts.table_positions += 1;
+    } else {
+        samples.push(Sample { material: board_material(board) as u8, score_cp, result_halves });
+        counts.positions += 1;
+    }
 }
