@@ -12,8 +12,10 @@
 # Environment: BOOK (the openings, .epd or .pgn; required unless RESUME), FASTCHESS (default
 # `fastchess` on PATH), PATINA (binary, default target/release/patina, built if missing), NAME
 # (the run's file stem, default the row's name), GAMES (default 200, even), TC (default
-# 10+0.1), SRAND (the opening shuffle's seed, default 1), CONCURRENCY (default 2). Reference
-# engines: apt-get install stockfish ethereal-chess. Issue 34's rows used noob_3moves.epd.
+# 10+0.1), OPP_TC (the opponent's clock, default TC; issue 89's Stockfish row gives it a
+# quarter: OPP_TC=2.5+0.025), SRAND (the opening shuffle's seed, default 1), CONCURRENCY
+# (default 2). Reference engines: apt-get install stockfish ethereal-chess. Issue 34's rows used
+# noob_3moves.epd.
 # Log, PGN (with each move's clock) and fastchess config go to target/ladder/NAME.*. The run
 # fails if a game ends other than normally or a fastchess warning names Patina; warnings that
 # name the opponent (a limited Stockfish plays off its PV by design) are counted, not failed.
@@ -58,9 +60,9 @@ if [[ -n ${RESUME:-} ]]; then
 else
     refuse_existing_pgn "$stem.pgn" "set NAME, or RESUME=1"
     "$fastchess" \
-        -engine cmd="$patina" name=patina \
-        -engine cmd="$opponent_cmd" name="$row" "${opponent_options[@]}" \
-        -each tc="${TC:-10+0.1}" option.Hash=64 option.Threads=1 \
+        -engine cmd="$patina" name=patina tc="${TC:-10+0.1}" \
+        -engine cmd="$opponent_cmd" name="$row" tc="${OPP_TC:-${TC:-10+0.1}}" "${opponent_options[@]}" \
+        -each option.Hash=64 option.Threads=1 \
         -openings file="$book" format="$book_format" order=random -srand "${SRAND:-1}" \
         -rounds $((games / 2)) -repeat -concurrency "${CONCURRENCY:-2}" \
         -pgnout file="$stem.pgn" timeleft=true -config outname="$stem-config.json" | tee "$stem.log"
