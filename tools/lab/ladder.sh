@@ -40,6 +40,8 @@ case $row in
 esac
 [[ -x $opponent_cmd ]] || { echo "ladder: no $opponent_cmd: apt-get install stockfish ethereal-chess" >&2; exit 2; }
 games=${GAMES:-200}
+tc=${TC:-10+0.1}
+opponent_tc=${OPP_TC:-$tc}
 tool=ladder
 needs=(fastchess)
 [[ -n ${RESUME:-} ]] || needs+=(book)
@@ -60,8 +62,8 @@ if [[ -n ${RESUME:-} ]]; then
 else
     refuse_existing_pgn "$stem.pgn" "set NAME, or RESUME=1"
     "$fastchess" \
-        -engine cmd="$patina" name=patina tc="${TC:-10+0.1}" \
-        -engine cmd="$opponent_cmd" name="$row" tc="${OPP_TC:-${TC:-10+0.1}}" "${opponent_options[@]}" \
+        -engine cmd="$patina" name=patina tc="$tc" \
+        -engine cmd="$opponent_cmd" name="$row" tc="$opponent_tc" "${opponent_options[@]}" \
         -each option.Hash=64 option.Threads=1 \
         -openings file="$book" format="$book_format" order=random -srand "${SRAND:-1}" \
         -rounds $((games / 2)) -repeat -concurrency "${CONCURRENCY:-2}" \
