@@ -4,6 +4,7 @@ a search score means a forced win in an ending where only one side can win.
 
 Usage: python3 tools/lab/wdl_endings.py --tables DIR [--engine target/release/patina]
            [--per-ending 120] [--seed 1] [--nodes 20000] [--out POSITIONS.txt]
+       python3 tools/lab/wdl_endings.py --from POSITIONS.txt [--from MORE.txt ...]
 
 For each ending of a lone king against up to three men whose tables DIR holds (KPvK, KRvK,
 KBNvK, KNNvK, KRPvK, ...), places the men at random (legal, the game not over, either side to
@@ -13,7 +14,8 @@ fifty-move rule; cursed wins count as draws), and scores it with a search of the
 +/-30000). Then fits P(win) = 1 / (1 + exp((a - s) / b)) by maximum likelihood over all
 positions (a grid of 1 cp in a, 1 cp in b) and prints a, b, the cross-entropy, and each
 ending's score range for wins and draws. `--out` keeps the labelled, scored positions
-(`ending|fen|wdl|stronger side to move?|score`), so a fit can be repeated without searching.
+(`ending|fen|wdl|stronger side to move?|score`), so a fit can be repeated without searching:
+`--from` (repeatable) fits the positions of such files, pooled, and searches nothing.
 
 The shipped constants come from seeds 1 (120 per ending) and 2 (200 per ending) pooled, with
 the standard 3-5 piece Syzygy set (18 endings: its 5-man set lacks KPPPvK) and the release engine at 90f4126.
@@ -116,13 +118,20 @@ def fit(samples):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tables", required=True, help="a folder of Syzygy tables")
+    parser.add_argument("--tables", help="a folder of Syzygy tables (required unless --from)")
     parser.add_argument("--engine", default="target/release/patina")
     parser.add_argument("--per-ending", type=int, default=120)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--nodes", type=int, default=20000)
     parser.add_argument("--out", help="write the labelled, scored positions here")
+    parser.add_argument("--from", dest="inputs", action="append", default=[],
+                        help="fit the positions of an earlier --out file instead of searching (repeatable)")
     args = parser.parse_args()
+    if args.inputs:
+        report([row for path in args.inputs for row in read_rows(path)])
+        return
+    if not args.tables:
+        parser.error("--tables is required unless --from names positions to fit")
 
     rng = random.Random(args.seed)
     tables = chess.syzygy.open_tablebase(args.tables)
@@ -143,7 +152,26 @@ def main():
             for ending, fen, wdl, strong_to_move, score in rows:
                 side = "stm_strong" if strong_to_move else "stm_weak"
                 out.write(f"{ending}|{fen}|{wdl}|{side}|{score}\n")
+    report(rows)
 
+
+def read_rows(path):
+    """The rows of a file `--out` wrote: (ending, fen, wdl, strong side to move, score)."""
+    rows = []
+    with open(path) as lines:
+        for number, line in enumerate(lines, 1):
+            fields = line.rstrip("\n").split("|")
+            if len(fields) != 5 or fields[3] not in ("stm_strong", "stm_weak"):
+                sys.exit(f"{path}:{number}: not a line --out writes: {line.rstrip()}")
+            ending, fen, wdl, side, score = fields
+            rows.append((ending, fen, int(wdl), side == "stm_strong", int(score)))
+    if not rows:
+        sys.exit(f"{path}: no positions")
+    return rows
+
+
+def report(rows):
+    """Fits the conversion curve to `rows` and prints it with each ending's score ranges."""
     samples = [(max(-3000, min(3000, score)), wdl == 2) for _, _, wdl, _, score in rows]
     entropy, a, b = fit(samples)
     print(f"{len(samples)} positions of {len({row[0] for row in rows})} endings: a = {a}, b = {b}, "
