@@ -18,7 +18,8 @@ ending's score range for wins and draws. `--out` keeps the labelled, scored posi
 `--from` (repeatable) fits the positions of such files, pooled, and searches nothing.
 
 The shipped constants come from seeds 1 (120 per ending) and 2 (200 per ending) pooled, with
-the standard 3-5 piece Syzygy set (18 endings: its 5-man set lacks KPPPvK) and the release engine at 90f4126.
+the standard 3-5 piece Syzygy set (18 endings: its 5-man set lacks KPPPvK) and the release engine at
+62f1845 (net 14); refit when a new net scores endings differently.
 """
 import argparse
 import math
