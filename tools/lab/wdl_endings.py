@@ -162,10 +162,13 @@ def read_rows(path):
     with open(path) as lines:
         for number, line in enumerate(lines, 1):
             fields = line.rstrip("\n").split("|")
-            if len(fields) != 5 or fields[3] not in ("stm_strong", "stm_weak"):
+            try:
+                ending, fen, wdl, side, score = fields
+                if side not in ("stm_strong", "stm_weak"):
+                    raise ValueError(side)
+                rows.append((ending, fen, int(wdl), side == "stm_strong", int(score)))
+            except ValueError:
                 sys.exit(f"{path}:{number}: not a line --out writes: {line.rstrip()}")
-            ending, fen, wdl, side, score = fields
-            rows.append((ending, fen, int(wdl), side == "stm_strong", int(score)))
     if not rows:
         sys.exit(f"{path}: no positions")
     return rows
