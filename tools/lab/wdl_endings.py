@@ -129,6 +129,8 @@ def main():
                         help="fit the positions of an earlier --out file instead of searching (repeatable)")
     args = parser.parse_args()
     if args.inputs:
+        if args.tables or args.out:
+            parser.error("--from fits saved positions and searches nothing: drop --tables and --out")
         report([row for path in args.inputs for row in read_rows(path)])
         return
     if not args.tables:
@@ -149,11 +151,16 @@ def main():
         print(f"{ending}: {len(positions)} positions", file=sys.stderr)
     engine.close()
     if args.out:
-        with open(args.out, "w") as out:
-            for ending, fen, wdl, strong_to_move, score in rows:
-                side = "stm_strong" if strong_to_move else "stm_weak"
-                out.write(f"{ending}|{fen}|{wdl}|{side}|{score}\n")
+        write_rows(args.out, rows)
     report(rows)
+
+
+def write_rows(path, rows):
+    """Writes `rows` (ending, fen, wdl, strong side to move, score) as `read_rows` reads them."""
+    with open(path, "w") as out:
+        for ending, fen, wdl, strong_to_move, score in rows:
+            side = "stm_strong" if strong_to_move else "stm_weak"
+            out.write(f"{ending}|{fen}|{wdl}|{side}|{score}\n")
 
 
 def read_rows(path):
