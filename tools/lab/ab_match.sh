@@ -52,8 +52,7 @@ hash=${HASH:-16}
 stem="$out/$name-$tag"
 
 if [[ -n ${RESUME:-} ]]; then
-    [[ -f $stem-config.json ]] || { echo "ab_match: no $stem-config.json to resume" >&2; exit 2; }
-    "$fastchess" -config file="$stem-config.json" | tee -a "$stem.log"
+    resume_run "$stem"
 else
     refuse_existing_pgn "$stem.pgn" "pick another NAME, or RESUME=1"
     "$fastchess" \

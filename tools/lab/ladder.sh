@@ -56,9 +56,7 @@ fi
 
 stem="$out/${NAME:-$row}"
 if [[ -n ${RESUME:-} ]]; then
-    [[ -f $stem-config.json ]] || { echo "ladder: no $stem-config.json to resume" >&2; exit 2; }
-    # fastchess appends to the PGN and restarts its count from the saved games; keep each log.
-    "$fastchess" -config file="$stem-config.json" | tee -a "$stem.log"
+    resume_run "$stem"
 else
     refuse_existing_pgn "$stem.pgn" "set NAME, or RESUME=1"
     "$fastchess" \

@@ -67,6 +67,13 @@ refuse_existing_pgn() {
     [[ ! -e $1 ]] || { echo "$tool: $1 exists; $2" >&2; exit 2; }
 }
 
+# RESUME=1: carries on the stopped run whose fastchess config is $1-config.json. fastchess
+# appends to the PGN and restarts its count from the saved games; the log is appended to.
+resume_run() {
+    [[ -f $1-config.json ]] || { echo "$tool: no $1-config.json to resume" >&2; exit 2; }
+    "$fastchess" -config file="$1-config.json" | tee -a "$1.log"
+}
+
 # Sets total and normal: the PGN's games, and those whose Termination is "normal".
 count_endings() {
     total=$(grep -c '^\[Termination ' "$1" || true)
