@@ -91,5 +91,5 @@ read_uci_elo_range() {
 
 # The log lines a tester would be told about: fastchess's warnings and abnormal ends.
 trouble_lines() {
-    grep -iE 'warn|illegal|disconnect|timeout|forfeit|crash' "$1" || true
+    grep -iE 'warn|illegal|disconnect|timeout|forfeit|loses on time|crash' "$1" || true
 }
