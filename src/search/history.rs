@@ -159,6 +159,12 @@ impl History {
     /// Moves every quiet history entry of `mv` (butterfly and continuations) by `delta`.
     fn update_quiet(&mut self, contexts: &Contexts, side: Color, mv: Move, delta: i32) {
         self.update_butterfly(side, contexts.threats, mv, delta);
+        self.update_continuations(contexts, side, mv, delta);
+    }
+
+    /// Moves the continuation entries of the quiet `mv` (by `side`) by `delta`: what a
+    /// late move's full-depth re-search taught about it after its reduced search beat alpha.
+    pub fn update_continuations(&mut self, contexts: &Contexts, side: Color, mv: Move, delta: i32) {
         let target = PieceTo::of(side, mv).index();
         for (k, context) in contexts.moved.iter().enumerate() {
             if let Some(context) = context {

@@ -470,21 +470,27 @@ impl<'a> Worker<'a> {
                 -self.negamax(new_depth, -beta, -alpha, ply + 1, !pv_node && !cut_node)
             } else {
                 let mut reduction = 0;
-                if depth >= self.params().lmr_min_depth
-                    && moves_searched >= LMR_MIN_MOVE
-                    && quiet
-                    && !in_check
-                    && !gives_check
-                {
+                // Checks and moves out of check are reduced a ply less than other quiets.
+                if depth >= self.params().lmr_min_depth && moves_searched >= LMR_MIN_MOVE && quiet {
                     let hinted = hints.killers.contains(&Some(mv)) || hints.counter == Some(mv);
                     reduction = self.quiet_reduction(depth, moves_searched, improving, history)
                         + !pv_node as i32
-                        - hinted as i32;
+                        - hinted as i32
+                        - (in_check || gives_check) as i32;
                     reduction = reduction.clamp(0, (new_depth - 1).max(0));
                 }
                 let mut score = -self.negamax(new_depth - reduction, -alpha - 1, -alpha, ply + 1, true);
                 if score > alpha && reduction > 0 && !self.stopped {
                     score = -self.negamax(new_depth, -alpha - 1, -alpha, ply + 1, !cut_node);
+                    // The full-depth answer teaches the move's continuation histories.
+                    if !self.stopped {
+                        let delta = if score > alpha {
+                            self.params().history_bonus(new_depth)
+                        } else {
+                            -self.params().history_malus(new_depth)
+                        };
+                        self.history.update_continuations(&contexts, side, mv, delta);
+                    }
                 }
                 if score > alpha && score < beta && pv_node && !self.stopped {
                     score = -self.negamax(new_depth, -beta, -alpha, ply + 1, false);

@@ -69,17 +69,23 @@ impl Worker<'_> {
             } else {
                 (-INFINITY, INFINITY)
             };
+        // A fail high is searched again a ply shallower (down to half the depth): the move
+        // that beat the window is likely good, and the shallower search confirms it sooner. A
+        // fail low goes back to the full depth.
+        let mut search_depth = depth;
         loop {
-            let score = self.search_root(depth, alpha, beta);
+            let score = self.search_root(search_depth, alpha, beta);
             if self.stopped {
                 return;
             }
             let bound = if score <= alpha {
                 beta = (alpha + beta) / 2;
                 alpha = (score - delta).max(-INFINITY);
+                search_depth = depth;
                 ScoreBound::Upper
             } else if score >= beta {
                 beta = (score + delta).min(INFINITY);
+                search_depth = (search_depth - 1).max(depth / 2).max(1);
                 ScoreBound::Lower
             } else {
                 return;
