@@ -162,8 +162,8 @@ impl History {
         self.update_continuations(contexts, side, mv, delta);
     }
 
-    /// Moves the continuation entries of the quiet `mv` (by `side`) by `delta`: what a
-    /// late move's full-depth re-search taught about it after its reduced search beat alpha.
+    /// Moves the continuation entries of the quiet `mv` (by `side`) by `delta`, leaving its
+    /// butterfly entry alone (the search's verdict on a move in these contexts only).
     pub fn update_continuations(&mut self, contexts: &Contexts, side: Color, mv: Move, delta: i32) {
         let target = PieceTo::of(side, mv).index();
         for (k, context) in contexts.moved.iter().enumerate() {
@@ -260,5 +260,22 @@ mod tests {
         );
         history = History::default();
         assert_eq!(history.quiet(&contexts, Color::White, best), 0);
+    }
+
+    #[test]
+    fn a_continuation_update_moves_only_the_contexts_present() {
+        let moves = Chess::default().legal_moves();
+        let mv = moves[0];
+        let [one_back, two_back] = [moves[1], moves[2]].map(|m| Some(PieceTo::of(Color::Black, m)));
+        let both = Contexts { moved: [one_back, two_back], threats: Bitboard::EMPTY };
+        let mut history = History::default();
+        history.update_continuations(&both, Color::White, mv, bonus(6));
+        assert_eq!(history.continuation(&both, 0, Color::White, mv), bonus(6));
+        assert_eq!(history.continuation(&both, 1, Color::White, mv), bonus(6));
+        assert_eq!(history.butterfly(Color::White, Bitboard::EMPTY, mv), 0, "butterfly untouched");
+        let after_null = Contexts { moved: [None, two_back], threats: Bitboard::EMPTY };
+        history.update_continuations(&after_null, Color::White, mv, -bonus(6));
+        assert_eq!(history.continuation(&both, 0, Color::White, mv), bonus(6), "no context one ply back");
+        assert!(history.continuation(&both, 1, Color::White, mv) < bonus(6));
     }
 }

@@ -71,7 +71,8 @@ impl Worker<'_> {
             };
         // A fail high is searched again a ply shallower (down to half the depth): the move
         // that beat the window is likely good, and the shallower search confirms it sooner. A
-        // fail low goes back to the full depth.
+        // fail low goes back to the full depth. (Only a narrow window fails high, from
+        // `aspiration_min_depth`, at least 2: half the depth is never below 1.)
         let mut search_depth = depth;
         loop {
             let score = self.search_root(search_depth, alpha, beta);
@@ -85,7 +86,7 @@ impl Worker<'_> {
                 ScoreBound::Upper
             } else if score >= beta {
                 beta = (score + delta).min(INFINITY);
-                search_depth = (search_depth - 1).max(depth / 2).max(1);
+                search_depth = (search_depth - 1).max(depth / 2);
                 ScoreBound::Lower
             } else {
                 return;
