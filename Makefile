@@ -9,6 +9,8 @@ CARGO ?= cargo
 EXE ?=
 # Added to any RUSTFLAGS from the environment for `make` / `make build`.
 NATIVE_RUSTFLAGS ?= -C target-cpu=native
+# Where cargo puts `make`'s build: CARGO_TARGET_DIR when set, as cargo itself reads it.
+TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
 
 .PHONY: all build test learn bench perft lint fmt clean windows-deps windows windows-check windows-test windows-match aarch64-deps aarch64 aarch64-check release
 
@@ -17,7 +19,7 @@ all: build
 build:
 	RUSTFLAGS="$(strip $(RUSTFLAGS) $(NATIVE_RUSTFLAGS))" $(CARGO) build --release
 ifneq ($(EXE),)
-	cp target/release/patina$(if $(filter %.exe,$(EXE)),.exe,) $(EXE)
+	cp $(TARGET_DIR)/release/patina$(if $(filter %.exe,$(EXE)),.exe,) $(EXE)
 endif
 
 # The project's test command (what CI runs): the engine's unit, perft, rules and UCI-over-pipes
@@ -31,13 +33,13 @@ learn:
 
 # Criterion benches (perft and fixed-depth search) and the OpenBench-style bench line.
 bench: build
-	./target/release/patina bench
+	$(TARGET_DIR)/release/patina bench
 	$(CARGO) bench --bench engine
 
 # Perft speed on the classic positions.
 perft: build
-	./target/release/patina perft 6
-	./target/release/patina perft 5 --fen "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+	$(TARGET_DIR)/release/patina perft 6
+	$(TARGET_DIR)/release/patina perft 5 --fen "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
 lint:
 	$(CARGO) fmt --all --check
