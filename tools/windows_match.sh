@@ -39,7 +39,4 @@ stem="$out/$tc"
     -rounds $((games / 2)) -repeat -concurrency 1 \
     -pgnout file="$stem.pgn" -config outname="$stem-config.json" | tee "$stem.log"
 
-count_endings "$stem.pgn"
-warnings=$(trouble_lines "$stem.log" | grep -c . || true)
-echo "windows_match: $normal of $total games ended normally; $warnings warning lines (log: $stem.log)"
-[[ $total -eq $games && $normal -eq $total && $warnings -eq 0 ]] || { echo "windows_match: FAILED" >&2; exit 1; }
+check_run_end "$stem" "$games"

@@ -64,7 +64,4 @@ else
         -pgnout file="$stem.pgn" timeleft=true -config outname="$stem-config.json" | tee "$stem.log"
 fi
 
-count_endings "$stem.pgn"
-warnings=$(trouble_lines "$stem.log" | grep -c . || true)
-echo "ab_match: $normal of $total games ended normally; $warnings warning lines (log: $stem.log)"
-[[ $normal -eq $total && $warnings -eq 0 ]] || { echo "ab_match: FAILED" >&2; exit 1; }
+check_run_end "$stem"

@@ -93,3 +93,14 @@ read_uci_elo_range() {
 trouble_lines() {
     grep -iE 'warn|illegal|disconnect|timeout|forfeit|loses on time|crash' "$1" || true
 }
+
+# The verdict on a finished run $1 (its $1.pgn and $1.log): every game ended "normal", the log
+# holds no trouble line and, given $2, the PGN holds that many games. Says how it stands; exits 1
+# on a failure.
+check_run_end() {
+    count_endings "$1.pgn"
+    local warnings
+    warnings=$(trouble_lines "$1.log" | grep -c . || true)
+    echo "$tool: $normal of $total games ended normally; $warnings warning lines (log: $1.log)"
+    [[ (-z ${2:-} || $total -eq $2) && $normal -eq $total && $warnings -eq 0 ]] || { echo "$tool: FAILED" >&2; exit 1; }
+}

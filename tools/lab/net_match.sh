@@ -59,7 +59,4 @@ refuse_existing_pgn "$stem.pgn" "pick another NAME"
     -rounds $((games / 2)) -repeat -concurrency "$concurrency" "${sprt[@]}" \
     -pgnout file="$stem.pgn" -config outname="$stem-config.json" | tee "$stem.log"
 
-count_endings "$stem.pgn"
-warnings=$(trouble_lines "$stem.log" | grep -c . || true)
-echo "net_match: $normal of $total games ended normally; $warnings warning lines (log: $stem.log)"
-[[ $normal -eq $total && $warnings -eq 0 ]] || { echo "net_match: FAILED" >&2; exit 1; }
+check_run_end "$stem"
