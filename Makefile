@@ -27,7 +27,8 @@ endif
 test:
 	$(CARGO) test --profile test-release --workspace
 
-# The learning tools (`learn/`): target/release/patina-learn. Not part of `make` or `make release`.
+# The learning tools (`learn/`): $(TARGET_DIR)/release/patina-learn. Not part of `make` or
+# `make release`.
 learn:
 	RUSTFLAGS="$(strip $(RUSTFLAGS) $(NATIVE_RUSTFLAGS))" $(CARGO) build --release -p patina-learn
 
