@@ -6,14 +6,16 @@
 #   tools/lab/ab_match.sh NAME CANDIDATE BASE           fixed nodes, SPRT [0, 10], 8,000-game cap
 #   TC=10+0.1 GAMES=400 tools/lab/ab_match.sh NAME C B  a clock, a fixed game count, no SPRT
 #   TC=5+0.05 SPRT=1 tools/lab/ab_match.sh NAME C B     a clock with SPRT [0, 10] (time management)
+#   NODES=120000 SPRT=0 GAMES=1000 ab_match.sh NAME C B fixed nodes, a fixed game count (scaling)
 #   RESUME=1 tools/lab/ab_match.sh NAME C B             carry on a stopped run from its config
 #
 # CANDIDATE and BASE are engine binaries (build each with `make EXE=path` from its commit).
 # Environment: BOOK (the openings, .epd or .pgn; required unless RESUME), FASTCHESS (default
 # `fastchess` on PATH), NODES (default 20000), TC (a clock such as 10+0.1; replaces NODES),
-# SPRT (1: SPRT [0, 10] at the clock too), GAMES (default 8000 with SPRT, else 400; even: games
-# come in pairs with colours reversed), HASH (MiB, default 16), SRAND (the opening shuffle's
-# seed, default 1), CONCURRENCY (default 2). docs/tests.md's rows used noob_3moves.epd.
+# SPRT (1: SPRT [0, 10] at the clock too; 0: none at fixed nodes), GAMES (default 8000 with
+# SPRT, else 400; even: games come in pairs with colours reversed), HASH (MiB, default 16),
+# SRAND (the opening shuffle's seed, default 1), CONCURRENCY (default 2). docs/tests.md's rows
+# used noob_3moves.epd.
 # Log, PGN (with the clock left after each move) and fastchess config go to
 # target/ab_match/NAME-{nodes,TC}.*; every game must end "normal" and the log must be free of
 # warnings, or the script says so and fails. A clock match wants the machine to itself: stop
@@ -44,6 +46,7 @@ else
     nodes=${NODES:-20000}
     [[ $nodes =~ ^[1-9][0-9]*$ ]] || { echo "ab_match: node count '$nodes' is not a positive number" >&2; exit 2; }
     limit=(tc=inf nodes="$nodes") tag=nodes
+    if [[ ${SPRT:-} == 0 ]]; then sprt=(); fi
 fi
 if [[ ${#sprt[@]} -gt 0 ]]; then games=${GAMES:-8000}; else games=${GAMES:-400}; fi
 require_game_pairs "$games"
