@@ -12,10 +12,10 @@
 # CANDIDATE and BASE are engine binaries (build each with `make EXE=path` from its commit).
 # Environment: BOOK (the openings, .epd or .pgn; required unless RESUME), FASTCHESS (default
 # `fastchess` on PATH), NODES (default 20000), TC (a clock such as 10+0.1; replaces NODES),
-# SPRT (1: SPRT [0, 10] at the clock too; 0: none at fixed nodes), GAMES (default 8000 with
-# SPRT, else 400; even: games come in pairs with colours reversed), HASH (MiB, default 16),
-# SRAND (the opening shuffle's seed, default 1), CONCURRENCY (default 2). docs/tests.md's rows
-# used noob_3moves.epd.
+# SPRT (1: SPRT [0, 10], the default at fixed nodes; 0: none, the default at a clock), GAMES
+# (default 8000 with SPRT, else 400; even: games come in pairs with colours reversed), HASH (MiB,
+# default 16), SRAND (the opening shuffle's seed, default 1), CONCURRENCY (default 2).
+# docs/tests.md's rows used noob_3moves.epd.
 # Log, PGN (with the clock left after each move) and fastchess config go to
 # target/ab_match/NAME-{nodes,TC}.*; every game must end "normal" and the log must be free of
 # warnings, or the script says so and fails. A clock match wants the machine to itself: stop
@@ -38,16 +38,19 @@ PATINA=$candidate
 # shellcheck source=tools/lab/match-setup.sh
 source "$(dirname "$0")/match-setup.sh"
 
-sprt=(-sprt elo0=0 elo1=10 alpha=0.05 beta=0.05)
+# One SPRT switch for both limits: on by default at fixed nodes, off at a clock.
 if [[ -n ${TC:-} ]]; then
-    limit=(tc="$TC") tag=$TC
-    [[ ${SPRT:-} == 1 ]] || sprt=()
+    limit=(tc="$TC") tag=$TC sprt_default=0
 else
     nodes=${NODES:-20000}
     [[ $nodes =~ ^[1-9][0-9]*$ ]] || { echo "ab_match: node count '$nodes' is not a positive number" >&2; exit 2; }
-    limit=(tc=inf nodes="$nodes") tag=nodes
-    if [[ ${SPRT:-} == 0 ]]; then sprt=(); fi
+    limit=(tc=inf nodes="$nodes") tag=nodes sprt_default=1
 fi
+case ${SPRT:-$sprt_default} in
+    1) sprt=(-sprt elo0=0 elo1=10 alpha=0.05 beta=0.05) ;;
+    0) sprt=() ;;
+    *) echo "ab_match: SPRT '$SPRT' is neither 0 nor 1" >&2; exit 2 ;;
+esac
 if [[ ${#sprt[@]} -gt 0 ]]; then games=${GAMES:-8000}; else games=${GAMES:-400}; fi
 require_game_pairs "$games"
 hash=${HASH:-16}
